@@ -1,0 +1,72 @@
+"""A crossword tile game move finder and scorer (Crossplay, Scrabble, Words With Friends, Upwords).
+
+Pure Python, no web imports. Typical use::
+
+    from engine import get_ruleset, default_lexicon, position, find_moves
+    rules = get_ruleset("crossplay")
+    result = find_moves(position(rules, None, "QUIXOTE"), default_lexicon(), limit=5)
+
+See ``engine.errors`` for the exception tree and ``engine.solver`` for the ranking order.
+"""
+
+from .errors import (
+    EngineError,
+    IllegalPlayError,
+    InvalidBoardError,
+    InvalidRackError,
+    RulesetError,
+    TileCountError,
+    UnknownGameError,
+    UnknownLexiconError,
+)
+from .lexicon import Lexicon, from_words, load_word_file
+from .lexicons import LexiconStore, default_lexicon
+from .rules import GAMES, Ruleset, get_ruleset
+from .scoring import Breakdown, score_play
+from .solver import (
+    Move,
+    MoveFilter,
+    PlayCheck,
+    Position,
+    Result,
+    Tile,
+    breakdown,
+    check_play,
+    find_moves,
+    placements_from_word,
+    position,
+    rank_of,
+)
+
+__all__ = [
+    "GAMES",
+    "Breakdown",
+    "EngineError",
+    "IllegalPlayError",
+    "InvalidBoardError",
+    "InvalidRackError",
+    "Lexicon",
+    "LexiconStore",
+    "Move",
+    "MoveFilter",
+    "PlayCheck",
+    "Position",
+    "Result",
+    "Ruleset",
+    "RulesetError",
+    "Tile",
+    "TileCountError",
+    "UnknownGameError",
+    "UnknownLexiconError",
+    "breakdown",
+    "check_play",
+    "default_lexicon",
+    "find_moves",
+    "from_words",
+    "get_ruleset",
+    "load_word_file",
+    "placements_from_word",
+    "position",
+    "rank_of",
+    "score_play",
+]

@@ -1,0 +1,131 @@
+"""The one place that converts between text and letter codes.
+
+Text convention (used by the API too): a board is one string per row, ``.`` for an empty
+square, ``A``-``Z`` for a tile, ``a``-``z`` for a blank standing for that letter. Racks use
+``?`` for a blank. Coordinates are 1-indexed (row, column).
+
+Codes: a square holds 0 when empty, 1..26 for A..Z, and ``code | BLANK`` for a blank
+standing for that letter. A rack is a count array of 27 ints, index 0 counting blanks.
+"""
+
+from __future__ import annotations
+
+from .errors import InvalidBoardError, InvalidRackError, TileCountError
+from .rules import LETTERS, Ruleset
+
+BLANK = 64
+LETTER_MASK = 31
+EMPTY = 0
+
+
+def letter_code(ch: str) -> int:
+    """``A``-``Z`` or ``a``-``z`` to 1..26 (a lowercase letter is *not* marked blank here)."""
+    return ord(ch.upper()) - 64
+
+
+def tile_char(code: int) -> str:
+    """A square's code to its text: uppercase tile, lowercase blank, ``.`` empty."""
+    if code == EMPTY:
+        return "."
+    ch = LETTERS[(code & LETTER_MASK) - 1]
+    return ch.lower() if code & BLANK else ch
+
+
+def column_letter(col: int) -> str:
+    """1-indexed column to its notation letter (1 -> A)."""
+    return LETTERS[col - 1]
+
+
+def parse_board(rules: Ruleset, rows: list[str] | None) -> list[int]:
+    """Parse board text into a flat row-major list of codes; ``None`` means an empty board."""
+    n = rules.size
+    if rows is None:
+        return [EMPTY] * (n * n)
+    if len(rows) != n:
+        raise InvalidBoardError(
+            f"board has {len(rows)} rows; {rules.name} needs {n}", rows=len(rows), expected=n
+        )
+    cells: list[int] = []
+    for r, row in enumerate(rows, start=1):
+        if not isinstance(row, str) or len(row) != n:
+            got = len(row) if isinstance(row, str) else type(row).__name__
+            raise InvalidBoardError(
+                f"row {r} has {got} squares; {rules.name} needs {n}", row=r, length=got, expected=n
+            )
+        for c, ch in enumerate(row, start=1):
+            if ch == ".":
+                cells.append(EMPTY)
+            elif "A" <= ch <= "Z":
+                cells.append(letter_code(ch))
+            elif "a" <= ch <= "z" and not rules.stacking:
+                cells.append(letter_code(ch) | BLANK)
+            else:
+                allowed = "'.', 'A'-'Z'" + ("" if rules.stacking else " or 'a'-'z' for a blank")
+                raise InvalidBoardError(
+                    f"row {r}, column {c}: unexpected character {ch!r} (use {allowed})",
+                    row=r,
+                    col=c,
+                    letter=ch,
+                )
+    return cells
+
+
+def parse_rack(rules: Ruleset, rack: str) -> list[int]:
+    """Parse a rack (letters, ``?`` for a blank) into a count array indexed by code."""
+    if len(rack) > rules.rack_size:
+        raise InvalidRackError(
+            f"rack {rack!r} has {len(rack)} tiles; {rules.name} racks hold {rules.rack_size}",
+            rack=rack,
+            length=len(rack),
+            expected=rules.rack_size,
+        )
+    counts = [0] * 27
+    for i, ch in enumerate(rack, start=1):
+        if ch == "?" and rules.blanks:
+            counts[0] += 1
+        elif "A" <= ch.upper() <= "Z" and len(ch.encode()) == 1:
+            counts[letter_code(ch)] += 1
+        else:
+            what = "a letter" if not rules.blanks else "a letter or '?' for a blank"
+            raise InvalidRackError(
+                f"rack position {i}: unexpected character {ch!r} (use {what})",
+                position=i,
+                letter=ch,
+            )
+    if counts[0] > rules.blanks:
+        raise InvalidRackError(
+            f"rack has {counts[0]} blanks; {rules.name} has only {rules.blanks}",
+            letter="?",
+            count=counts[0],
+            available=rules.blanks,
+        )
+    return counts
+
+
+def check_tile_counts(rules: Ruleset, cells: list[int], rack: list[int]) -> None:
+    """Refuse a position that uses more tiles of a letter than the game contains.
+
+    Blanks on the board (lowercase) count as blanks, not as their letter. For stacking games
+    only the visible top tiles are known, so only those are counted.
+    """
+    used = list(rack)
+    for code in cells:
+        if code:
+            used[0 if code & BLANK else code & LETTER_MASK] += 1
+    for i, n in enumerate(used):
+        if n > rules.counts[i]:
+            name = "blank" if i == 0 else LETTERS[i - 1]
+            on_rack = rack[i]
+            raise TileCountError(
+                f"{n} {name} tiles on board ({n - on_rack}) and rack ({on_rack}); "
+                f"{rules.name} has only {rules.counts[i]}",
+                letter="?" if i == 0 else name,
+                board=n - on_rack,
+                rack=on_rack,
+                available=rules.counts[i],
+            )
+
+
+def format_board(rules: Ruleset, cells: list[int]) -> list[str]:
+    n = rules.size
+    return ["".join(tile_char(cells[r * n + c]) for c in range(n)) for r in range(n)]

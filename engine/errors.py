@@ -1,0 +1,59 @@
+"""The engine's exceptions.
+
+Every error the engine raises on bad input is an :class:`EngineError`; the web layer maps
+the whole tree to 4xx responses in one handler.
+
+    EngineError                 base class; ``code`` and ``details`` are machine-readable
+    ├── UnknownGameError        no ruleset by that name                       (404)
+    ├── UnknownLexiconError     no lexicon by that name                       (404)
+    ├── RulesetError            a ruleset file is malformed (a server bug)    (500 at load)
+    ├── InvalidBoardError       board text is the wrong size or has a bad character (422)
+    ├── InvalidRackError        rack too long, bad character, too many blanks (422)
+    ├── TileCountError          more tiles of a letter than the game contains (422)
+    └── IllegalPlayError        a described play breaks a placement rule      (422)
+
+``details`` carries where the problem is: ``row``/``col`` (1-indexed), ``letter``, counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngineError(Exception):
+    """Base class of every error caused by the caller's input."""
+
+    code = "engine_error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = details
+
+
+class UnknownGameError(EngineError):
+    code = "unknown_game"
+
+
+class UnknownLexiconError(EngineError):
+    code = "unknown_lexicon"
+
+
+class RulesetError(EngineError):
+    code = "invalid_ruleset"
+
+
+class InvalidBoardError(EngineError):
+    code = "invalid_board"
+
+
+class InvalidRackError(EngineError):
+    code = "invalid_rack"
+
+
+class TileCountError(EngineError):
+    code = "too_many_tiles"
+
+
+class IllegalPlayError(EngineError):
+    code = "illegal_play"

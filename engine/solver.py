@@ -1,0 +1,372 @@
+"""Finding, ranking and checking plays: the engine's public entry points.
+
+Ranking: highest score first; ties are broken by direction (across before down), then row,
+then column (of the main word's first square), then the word text compared character by
+character (uppercase before lowercase, so a real tile ranks before a blank standing for the
+same letter). Identical input always gives identical output.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .board import BLANK, LETTER_MASK, check_tile_counts, column_letter, parse_board, parse_rack
+from .errors import IllegalPlayError
+from .lexicon import Lexicon
+from .movegen import RawPlay, generate_view, views
+from .rules import LETTERS, Ruleset
+from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
+
+
+@dataclass(frozen=True)
+class Tile:
+    row: int
+    col: int
+    letter: str  # uppercase letter the tile shows ("Qu" in Upwords)
+    blank: bool = False
+
+
+@dataclass(frozen=True)
+class Move:
+    row: int
+    col: int
+    direction: str  # "across" or "down"
+    word: str  # whole main word, uppercase, blanks lowercase
+    tiles: tuple[Tile, ...]
+    score: int
+
+    @property
+    def tiles_used(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def notation(self) -> str:
+        """Row number first for across (``8F QUIXOTE``), column letter first for down (``F8``)."""
+        if self.direction == "across":
+            return f"{self.row}{column_letter(self.col)} {self.word}"
+        return f"{column_letter(self.col)}{self.row} {self.word}"
+
+    def sort_key(self) -> tuple:
+        return (-self.score, self.direction != "across", self.row, self.col, self.word)
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Server-side filters, applied before the limit."""
+
+    min_length: int = 0  # main word length
+    contains: str = ""  # letters the main word must contain (with multiplicity)
+    square: tuple[int, int] | None = None  # 1-indexed square a new tile must cover
+    no_blanks: bool = False
+
+    def active(self) -> bool:
+        return bool(self.min_length or self.contains or self.square or self.no_blanks)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A parsed, checked position: what every request is derived from (no state kept)."""
+
+    rules: Ruleset
+    cells: list[int]
+    rack: list[int]
+    heights: list[int] | None = None
+
+
+def position(rules: Ruleset, board: list[str] | None, rack: str) -> Position:
+    cells = parse_board(rules, board)
+    counts = parse_rack(rules, rack)
+    check_tile_counts(rules, cells, counts)
+    return Position(rules, cells, counts)
+
+
+def _raw_squares(n: int, raw: RawPlay) -> list[tuple[int, int]]:
+    """A raw play's placements as (square index, code) on the real board."""
+    _, down, line, _, _, placed = raw
+    if not down:
+        return [(line * n + off % n, code) for off, code in placed]
+    return [((off % n) * n + line, code) for off, code in placed]
+
+
+def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
+    n = rules.size
+    score, down, line, start, length, _ = raw
+    squares = _raw_squares(n, raw)
+    after = list(cells)
+    for i, code in squares:
+        after[i] = code
+    if down:
+        row, col = start + 1, line + 1
+        word_squares = [(start + k) * n + line for k in range(length)]
+    else:
+        row, col = line + 1, start + 1
+        word_squares = [line * n + start + k for k in range(length)]
+    tiles = tuple(
+        Tile(i // n + 1, i % n + 1, tile_text(rules, code).upper(), bool(code & BLANK))
+        for i, code in sorted(squares)
+    )
+    return Move(row, col, "down" if down else "across", word_text(rules, after, word_squares), tiles, score)
+
+
+def _raw_matches(rules: Ruleset, cells: list[int], raw: RawPlay, flt: MoveFilter) -> bool:
+    if raw[4] < flt.min_length:
+        return False
+    squares = _raw_squares(rules.size, raw)
+    if flt.no_blanks and any(code & BLANK for _, code in squares):
+        return False
+    if flt.square:
+        r, c = flt.square
+        if (r - 1) * rules.size + (c - 1) not in {i for i, _ in squares}:
+            return False
+    if flt.contains:
+        word = materialise(rules, cells, raw).word.upper()
+        for ch in set(flt.contains.upper()):
+            if word.count(ch) < flt.contains.upper().count(ch):
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class Result:
+    moves: list[Move]
+    total: int | None  # number of distinct legal plays (after filters), when counted
+
+
+def all_raw_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> list[RawPlay]:
+    """Every legal play, unranked (the generator's output, for tests and counting)."""
+    out: list[RawPlay] = []
+
+    def emit(score: int, down: bool, line: int, start: int, length: int, placed: tuple) -> None:
+        out.append((score, down, line, start, length, placed))
+
+    rack = list(pos.rack)
+    for view in views(pos.rules, pos.cells, premiums):
+        generate_view(pos.rules, lex, view, rack, emit)
+    return out
+
+
+def find_moves(
+    pos: Position,
+    lex: Lexicon,
+    limit: int = 20,
+    premiums: bool = True,
+    flt: MoveFilter | None = None,
+) -> Result:
+    """The best ``limit`` plays, ranked, and the number of legal plays."""
+    raws = all_raw_plays(pos, lex, premiums)
+    if flt is not None and flt.active():
+        raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, flt)]
+    return Result(top_moves(pos, raws, limit), len(raws))
+
+
+def top_moves(pos: Position, raws: list[RawPlay], limit: int) -> list[Move]:
+    """Rank without sorting everything: find the limit-th best score, then order the few
+    plays at or above it by the full tie-break key."""
+    if not raws or limit <= 0:
+        return []
+    cutoff = heapq.nlargest(limit, (r[0] for r in raws))[-1]
+    best = [materialise(pos.rules, pos.cells, r) for r in raws if r[0] >= cutoff]
+    best.sort(key=Move.sort_key)
+    return best[:limit]
+
+
+def breakdown(pos: Position, move: Move, premiums: bool = True) -> Breakdown:
+    n = pos.rules.size
+    placements = [
+        ((t.row - 1) * n + t.col - 1, (ord(t.letter[0]) - 64) | (BLANK if t.blank else 0))
+        for t in move.tiles
+    ]
+    return score_play(pos.rules, pos.cells, placements, premiums, pos.heights)
+
+
+# ---------------------------------------------------------------- checking a described play
+
+
+@dataclass(frozen=True)
+class PlayCheck:
+    move: Move
+    breakdown: Breakdown
+    words: list[str]
+    invalid_words: list[str]
+
+    @property
+    def valid(self) -> bool:
+        return not self.invalid_words
+
+
+def placements_from_word(
+    rules: Ruleset, cells: list[int], row: int, col: int, direction: str, word: str
+) -> list[tuple[int, int]]:
+    """Turn ``word`` written from (row, col) into new-tile placements.
+
+    Uppercase letters are tiles, lowercase letters blanks; a letter on a square that already
+    holds a tile must match it (either case), and ``.`` stands for whatever tile is there.
+    """
+    n = rules.size
+    if direction not in ("across", "down"):
+        raise IllegalPlayError(f"direction must be 'across' or 'down', not {direction!r}")
+    if not word:
+        raise IllegalPlayError("the word is empty")
+    dr, dc = (0, 1) if direction == "across" else (1, 0)
+    out = []
+    for k, ch in enumerate(word):
+        r, c = row + dr * k, col + dc * k
+        if not (1 <= r <= n and 1 <= c <= n):
+            raise IllegalPlayError(
+                f"{word!r} from {row},{col} {direction} runs off the {n}x{n} board at {r},{c}",
+                row=r, col=c,
+            )
+        i = (r - 1) * n + c - 1
+        held = cells[i]
+        if ch == ".":
+            if not held:
+                raise IllegalPlayError(f"'.' at {r},{c} stands for a tile on the board, but the square is empty", row=r, col=c)
+            continue
+        if not ch.isascii() or not ch.isalpha():
+            raise IllegalPlayError(f"unexpected character {ch!r} at {r},{c}", row=r, col=c, letter=ch)
+        code = ord(ch.upper()) - 64
+        if held and not rules.stacking:
+            if held & LETTER_MASK != code:
+                raise IllegalPlayError(
+                    f"square {r},{c} already holds {tile_text(rules, held)}, not {ch}",
+                    row=r, col=c, letter=ch, held=tile_text(rules, held),
+                )
+            continue
+        if ch.islower():
+            if rules.stacking:
+                raise IllegalPlayError(f"{rules.name} has no blanks (lowercase {ch!r} at {r},{c})", row=r, col=c, letter=ch)
+            code |= BLANK
+        out.append((i, code))
+    return out
+
+
+def check_geometry(rules: Ruleset, cells: list[int], placements: list[tuple[int, int]]) -> None:
+    """Raise IllegalPlayError naming the square for any placement rule the play breaks."""
+    n = rules.size
+
+    def rc(i: int) -> str:
+        return f"{i // n + 1},{i % n + 1}"
+
+    if not placements:
+        raise IllegalPlayError("the play places no new tile")
+    seen = set()
+    for i, _ in placements:
+        if i in seen:
+            raise IllegalPlayError(f"two tiles on square {rc(i)}", row=i // n + 1, col=i % n + 1)
+        seen.add(i)
+        if cells[i] and not rules.stacking:
+            raise IllegalPlayError(
+                f"square {rc(i)} already holds {tile_text(rules, cells[i])}", row=i // n + 1, col=i % n + 1
+            )
+    squares = sorted(seen)
+    rows = {i // n for i in squares}
+    cols = {i % n for i in squares}
+    if len(rows) > 1 and len(cols) > 1:
+        a, b = squares[0], next(i for i in squares if i // n != squares[0] // n and i % n != squares[0] % n)
+        raise IllegalPlayError(
+            f"tiles at {rc(a)} and {rc(b)} are not in one row or column", row=b // n + 1, col=b % n + 1
+        )
+    step = 1 if len(rows) == 1 else n
+    for i in range(squares[0], squares[-1], step):
+        if i not in seen and not cells[i]:
+            raise IllegalPlayError(f"gap at {rc(i)}: the tiles must be contiguous", row=i // n + 1, col=i % n + 1)
+    if not any(cells):
+        if not seen & set(rules.start):
+            names = " or ".join(rc(s) for s in rules.start)
+            raise IllegalPlayError(f"the first play must cover the start square {names}", start=names)
+        if len(squares) < 2:
+            raise IllegalPlayError("the first play must form a word of at least two letters")
+        return
+
+    def touches(i: int) -> bool:
+        r, c = divmod(i, n)
+        return any(
+            0 <= rr < n and 0 <= cc < n and cells[rr * n + cc]
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+        ) or (rules.stacking and bool(cells[i]))
+
+    if not any(touches(i) for i in squares):
+        raise IllegalPlayError(
+            f"the play at {rc(squares[0])} is not connected to any tile on the board",
+            row=squares[0] // n + 1, col=squares[0] % n + 1,
+        )
+
+
+def check_rack(rules: Ruleset, rack: list[int], placements: list[tuple[int, int]]) -> None:
+    left = list(rack)
+    n = rules.size
+    for i, code in placements:
+        need = 0 if code & BLANK else code & LETTER_MASK
+        if left[need] <= 0:
+            what = "blank" if need == 0 else LETTERS[need - 1]
+            raise IllegalPlayError(
+                f"the rack has no {what} left for the tile at {i // n + 1},{i % n + 1}",
+                row=i // n + 1, col=i % n + 1, letter="?" if need == 0 else what,
+            )
+        left[need] -= 1
+
+
+def check_play(
+    pos: Position,
+    lex: Lexicon,
+    placements: list[tuple[int, int]],
+    premiums: bool = True,
+    use_rack: bool = True,
+) -> PlayCheck:
+    """Score a described play, list its invalid words (a phony still gets its score), and
+    refuse impossible geometry with a reason naming the square."""
+    rules, cells = pos.rules, pos.cells
+    check_geometry(rules, cells, placements)
+    if use_rack:
+        check_rack(rules, pos.rack, placements)
+    n = rules.size
+    after = list(cells)
+    for i, code in placements:
+        after[i] = code
+    down, main, crosses = word_runs(n, after, [i for i, _ in placements])
+    if len(main) < 2 and not crosses:
+        i = placements[0][0]
+        raise IllegalPlayError(
+            f"the tile at {i // n + 1},{i % n + 1} forms no word of two or more letters",
+            row=i // n + 1, col=i % n + 1,
+        )
+    word_squares = [main] + crosses if len(main) >= 2 else crosses
+    words = [word_text(rules, after, w) for w in word_squares]
+    invalid = [w for w in words if w.upper() not in lex]
+    bd = score_play(rules, cells, placements, premiums, pos.heights)
+    start = main[0]
+    move = Move(
+        start // n + 1, start % n + 1, "down" if down else "across", word_text(rules, after, main),
+        tuple(
+            Tile(i // n + 1, i % n + 1, tile_text(rules, code).upper(), bool(code & BLANK))
+            for i, code in sorted(placements)
+        ),
+        bd.total,
+    )
+    return PlayCheck(move, bd, words, invalid)
+
+
+def rank_of(pos: Position, lex: Lexicon, move: Move, premiums: bool = True) -> tuple[int | None, int | None, int]:
+    """(1-based rank of ``move`` among all legal plays or None, best score, number of plays)."""
+    raws = all_raw_plays(pos, lex, premiums)
+    if not raws:
+        return None, None, 0
+    best = max(r[0] for r in raws)
+    n = pos.rules.size
+    target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
+    for r in raws:
+        mine = sorted(
+            (i, tile_text(pos.rules, code).upper(), bool(code & BLANK)) for i, code in _raw_squares(n, r)
+        )
+        if mine == target:
+            better = sum(1 for x in raws if x[0] > r[0])
+            ties = [materialise(pos.rules, pos.cells, x) for x in raws if x[0] == r[0]]
+            me = materialise(pos.rules, pos.cells, r)
+            return better + sum(1 for t in ties if t.sort_key() < me.sort_key()) + 1, best, len(raws)
+    return None, best, len(raws)
+
+
+def iter_words(lex: Lexicon, words: Iterable[str]) -> list[tuple[str, bool]]:
+    return [(w, w.upper() in lex) for w in words]
