@@ -1,0 +1,24 @@
+# Two commands do everything on a fresh machine:
+#   make run    create .venv, install, and serve on http://127.0.0.1:8000 (default lexicon)
+#   make test   create .venv, install with test extras, and run the whole test suite
+PY ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+.PHONY: install run test bench
+install: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/wordsolver serve
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest
+
+bench: $(STAMP)
+	$(VENV)/bin/python bench/run.py
