@@ -20,6 +20,7 @@ from .errors import (
     UnknownLexiconError,
 )
 from .lexicon import Lexicon, from_words, load_word_file
+from .endgame import Adjustment, end_game
 from .lexicons import LexiconStore, default_lexicon
 from .rules import GAMES, Ruleset, get_ruleset
 from .scoring import Breakdown, score_play
@@ -40,6 +41,8 @@ from .solver import (
 
 __all__ = [
     "GAMES",
+    "Adjustment",
+    "end_game",
     "Breakdown",
     "EngineError",
     "IllegalPlayError",

@@ -126,6 +126,42 @@ def check_tile_counts(rules: Ruleset, cells: list[int], rack: list[int]) -> None
             )
 
 
+def parse_heights(rules: Ruleset, rows: list[str] | None, cells: list[int]) -> list[int]:
+    """Parse stack heights (one string of digits per row) and check they agree with the board:
+    a letter exactly where the height is not 0. ``None`` means every stack is 0 or 1 high."""
+    n = rules.size
+    if rows is None:
+        return [1 if code else 0 for code in cells]
+    if len(rows) != n:
+        raise InvalidBoardError(
+            f"heights has {len(rows)} rows; {rules.name} needs {n}", rows=len(rows), expected=n
+        )
+    heights: list[int] = []
+    for r, row in enumerate(rows, start=1):
+        if not isinstance(row, str) or len(row) != n:
+            got = len(row) if isinstance(row, str) else type(row).__name__
+            raise InvalidBoardError(
+                f"heights row {r} has {got} squares; {rules.name} needs {n}", row=r, length=got, expected=n
+            )
+        for c, ch in enumerate(row, start=1):
+            if not ("0" <= ch <= "9") or int(ch) > rules.max_height:
+                raise InvalidBoardError(
+                    f"heights row {r}, column {c}: {ch!r} is not a height 0-{rules.max_height}",
+                    row=r, col=c, height=ch,
+                )
+            h = int(ch)
+            code = cells[(r - 1) * n + c - 1]
+            if (h == 0) != (code == EMPTY):
+                what = f"letter {tile_char(code)}" if code else "no letter"
+                raise InvalidBoardError(
+                    f"row {r}, column {c}: height {h} but {what} on the board "
+                    "(a square has a letter exactly when its height is not 0)",
+                    row=r, col=c, height=h, letter=tile_char(code),
+                )
+            heights.append(h)
+    return heights
+
+
 def format_board(rules: Ruleset, cells: list[int]) -> list[str]:
     n = rules.size
     return ["".join(tile_char(cells[r * n + c]) for c in range(n)) for r in range(n)]

@@ -12,8 +12,16 @@ import heapq
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .board import BLANK, LETTER_MASK, check_tile_counts, column_letter, parse_board, parse_rack
-from .errors import IllegalPlayError
+from .board import (
+    BLANK,
+    LETTER_MASK,
+    check_tile_counts,
+    column_letter,
+    parse_board,
+    parse_heights,
+    parse_rack,
+)
+from .errors import IllegalPlayError, InvalidBoardError
 from .lexicon import Lexicon
 from .movegen import RawPlay, generate_view, views
 from .rules import LETTERS, Ruleset
@@ -75,9 +83,16 @@ class Position:
     heights: list[int] | None = None
 
 
-def position(rules: Ruleset, board: list[str] | None, rack: str) -> Position:
+def position(
+    rules: Ruleset, board: list[str] | None, rack: str, heights: list[str] | None = None
+) -> Position:
+    """Parse and check a board (``None``: empty), a rack and, for stacking games, heights."""
     cells = parse_board(rules, board)
     counts = parse_rack(rules, rack)
+    if rules.stacking:
+        return Position(rules, cells, counts, parse_heights(rules, heights, cells))
+    if heights is not None:
+        raise InvalidBoardError(f"{rules.name} has no stacks; leave out heights", field="heights")
     check_tile_counts(rules, cells, counts)
     return Position(rules, cells, counts)
 

@@ -195,8 +195,10 @@ def brute_force_upwords(board: list[str], heights: list[str], rack: str, words: 
         raise ValueError(f"bad rack {rack!r}")
     if centre is None:
         m = n // 2
-        centre = [(m, m), (m, m + 1), (m + 1, m), (m + 1, m + 1)] if n % 2 == 0 \
-            else [(m + 1, m + 1)]  # odd N: the single middle square (our choice)
+        if n % 2 == 0:
+            centre = [(m, m), (m, m + 1), (m + 1, m), (m + 1, m + 1)]
+        else:  # odd N is not in the rules; we use the single middle square
+            centre = [(m + 1, m + 1)]
     centre0 = {(r - 1, c - 1) for r, c in centre}
     old_words = _board_words(letters)
     orderings = {k: set(permutations(rack, k)) for k in range(1, len(rack) + 1)}

@@ -1,0 +1,181 @@
+"""Every failure becomes ``{"error": {"code", "message", "details"}}`` with a 4xx status.
+
+One handler maps the engine's whole exception tree (``engine.errors``); the others cover what
+the framework rejects before the engine sees it (bad JSON, wrong types, unknown routes,
+oversized bodies). Unexpected exceptions become a bare JSON 500, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from engine import (
+    EngineError,
+    RulesetError,
+    UnknownGameError,
+    UnknownLexiconError,
+)
+
+log = logging.getLogger("wordsolver")
+
+
+class InvalidFilterError(EngineError):
+    """A move filter that cannot apply to the game (e.g. a square off the board)."""
+
+    code = "invalid_filter"
+
+
+def error_body(exc: EngineError) -> dict[str, Any]:
+    return {"code": exc.code, "message": exc.message, "details": exc.details}
+
+
+def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    body = {"error": {"code": code, "message": message, "details": details or {}}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def engine_status(exc: EngineError) -> int:
+    if isinstance(exc, UnknownGameError | UnknownLexiconError):
+        return 404
+    if isinstance(exc, RulesetError):
+        return 500  # a malformed ruleset file is the server's fault, not the caller's
+    return 422
+
+
+async def engine_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, EngineError)
+    status = engine_status(exc)
+    if status >= 500:
+        log.error("engine error %s: %s", exc.code, exc.message)
+    return JSONResponse({"error": error_body(exc)}, status_code=status)
+
+
+def _where(loc: tuple[Any, ...] | list[Any]) -> str:
+    """('body', 'board', 3) -> 'board[3]'; the leading 'body'/'path'/'query' is dropped."""
+    parts = list(loc)
+    if parts and parts[0] in ("body", "path", "query", "header"):
+        parts = parts[1:]
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out or "body"
+
+
+def _is_json(request: Request) -> bool:
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    return ctype == "application/json" or ctype.endswith("+json")
+
+
+async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = list(exc.errors())
+    first = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
+    if first.get("type") == "json_invalid":
+        loc = first.get("loc", ())
+        pos = loc[1] if len(loc) > 1 else None
+        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
+        return error_response(400, "malformed_json", f"the body is not valid JSON: {reason} at character {pos}",
+                              {"position": pos})
+    if tuple(first.get("loc", ())) == ("body",) and not _is_json(request):
+        return error_response(
+            415, "unsupported_media_type",
+            "send the body as JSON with the header 'Content-Type: application/json'",
+            {"content_type": request.headers.get("content-type")},
+        )
+    items = [
+        {"field": _where(e.get("loc", ())), "message": e.get("msg", ""), "type": e.get("type", "")}
+        for e in errors
+    ]
+    message = f"{items[0]['field']}: {items[0]['message']}"
+    if len(items) > 1:
+        message += f" (and {len(items) - 1} more)"
+    return error_response(422, "invalid_request", message, {"errors": items})
+
+
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+              415: "unsupported_media_type"}
+
+
+async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path}"
+    else:
+        message = str(exc.detail)
+    return error_response(exc.status_code, code, message, {}, headers=getattr(exc, "headers", None))
+
+
+async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return error_response(500, "internal_error", "the server failed to answer this request; it has been logged")
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(EngineError, engine_error)
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, unexpected_error)
+
+
+class BodySizeLimit:
+    """Refuse request bodies over ``max_bytes`` with 413, by Content-Length or while streaming.
+
+    Bodies here are small (a board is ~300 bytes), so the body is read up front and replayed;
+    the app never sees a partial body.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        declared = headers.get(b"content-length")
+        if declared is not None:
+            try:
+                too_big = int(declared) > self.max_bytes
+            except ValueError:
+                await error_response(400, "bad_request", "invalid Content-Length header")(scope, receive, send)
+                return
+            if too_big:
+                await self._refuse(scope, receive, send)
+                return
+        messages: list[Message] = []
+        size = 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            if size > self.max_bytes:
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+
+        async def replay() -> Message:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = error_response(
+            413, "body_too_large", f"the request body is larger than {self.max_bytes} bytes",
+            {"max_bytes": self.max_bytes}, headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)

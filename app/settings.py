@@ -1,0 +1,41 @@
+"""Service settings, read from ``WORDSOLVER_*`` environment variables (see README, Configuration)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _default_workers() -> int:
+    # One worker per core (solving is CPU-bound), capped: each worker holds its own lexicons.
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="WORDSOLVER_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    workers: int = Field(default_factory=_default_workers, ge=1)
+    log_level: str = "info"
+
+    lexicon_dir: Path | None = None  # users' own word lists: every *.txt becomes a lexicon
+    cache_dir: Path | None = None  # compiled lexicons; None: $XDG_CACHE_HOME or ~/.cache/wordsolver
+    shipped_lexicon_dir: Path | None = None  # where word-list.txt.gz lives; None: next to engine/
+    default_lexicon: str = "word-list"
+
+    cors_origins: str = ""  # comma-separated origins, or "*"
+    max_body_bytes: int = Field(64 * 1024, ge=1024)
+    default_limit: int = Field(20, ge=1, le=1000)
+
+    def cors_origin_list(self) -> list[str]:
+        return [o.strip() for o in self.cors_origins.split(",") if o.strip()]
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

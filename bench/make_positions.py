@@ -1,0 +1,74 @@
+"""Make the fixed benchmark and golden-count positions (bench/positions.json).
+
+Each game is simulated from a seeded bag: every turn draws up to a full rack and plays the
+engine's best move. Blanks are kept out of the simulated bag so that any benchmark rack may
+hold up to all of the game's blanks without breaking the tile counts. Snapshots after turns
+2, 8 and 14 are the early, middle and late boards; each gets racks with 0..max blanks made
+by turning the last letters of that turn's rack into '?'.
+
+    python bench/make_positions.py            # rewrites bench/positions.json
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import default_lexicon, find_moves, get_ruleset, position  # noqa: E402
+from engine.board import format_board  # noqa: E402
+from engine.rules import LETTERS  # noqa: E402
+
+SNAPSHOTS = {2: "early", 8: "middle", 14: "late"}
+OUT = Path(__file__).with_name("positions.json")
+
+
+def simulate(game: str, seed: int) -> list[dict]:
+    rules = get_ruleset(game)
+    lex = default_lexicon()
+    rng = random.Random(seed)
+    bag = [ch for i, ch in enumerate(LETTERS, start=1) for _ in range(rules.counts[i])]
+    rng.shuffle(bag)
+    board: list[str] | None = None
+    rack = ""
+    out = []
+    for turn in range(1, 15):
+        while len(rack) < rules.rack_size and bag:
+            rack += bag.pop()
+        if turn in SNAPSHOTS:
+            rows = board or ["." * rules.size] * rules.size
+            for blanks in range(rules.blanks + 1):
+                out.append({
+                    "id": f"{game}-{SNAPSHOTS[turn]}-{blanks}b",
+                    "game": game,
+                    "stage": SNAPSHOTS[turn],
+                    "blanks": blanks,
+                    "board": rows,
+                    "rack": rack[: len(rack) - blanks] + "?" * blanks,
+                })
+        pos = position(rules, board, rack)
+        moves = find_moves(pos, lex, limit=1).moves
+        if not moves:
+            break
+        move = moves[0]
+        cells = list(pos.cells)
+        for t in move.tiles:
+            cells[(t.row - 1) * rules.size + t.col - 1] = ord(t.letter) - 64
+            rack = rack.replace(t.letter, "", 1)
+        board = format_board(rules, cells)
+    return out
+
+
+def main() -> None:
+    positions = []
+    for seed, game in enumerate(("crossplay", "scrabble", "wwf"), start=1):
+        positions += simulate(game, seed)
+    OUT.write_text(json.dumps({"positions": positions}, indent=1) + "\n")
+    print(f"wrote {len(positions)} positions to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
