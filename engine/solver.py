@@ -21,8 +21,9 @@ from .board import (
     parse_heights,
     parse_rack,
 )
-from .errors import IllegalPlayError, InvalidBoardError
+from .errors import IllegalPlayError, InvalidBoardError, TileCountError
 from .lexicon import Lexicon
+from . import upwords
 from .movegen import RawPlay, generate_view, views
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
@@ -80,20 +81,32 @@ class Position:
     rules: Ruleset
     cells: list[int]
     rack: list[int]
-    heights: list[int] | None = None
+    heights: list[int] | None = None  # stacking games only
+    plural_rule: bool = True  # Upwords: a lone S may not just pluralise a word
 
 
 def position(
-    rules: Ruleset, board: list[str] | None, rack: str, heights: list[str] | None = None
+    rules: Ruleset,
+    board: list[str] | None,
+    rack: str,
+    heights: list[str] | None = None,
+    plural_rule: bool = True,
 ) -> Position:
     """Parse and check a board (``None``: empty), a rack and, for stacking games, heights."""
     cells = parse_board(rules, board)
     counts = parse_rack(rules, rack)
+    check_tile_counts(rules, cells, counts)  # stacks: only the visible top tiles are known
     if rules.stacking:
-        return Position(rules, cells, counts, parse_heights(rules, heights, cells))
+        stacks = parse_heights(rules, heights, cells)
+        if sum(stacks) + sum(counts) > rules.total_tiles:
+            raise TileCountError(
+                f"{sum(stacks)} tiles in stacks and {sum(counts)} on the rack; "
+                f"{rules.name} has only {rules.total_tiles}",
+                board=sum(stacks), rack=sum(counts), available=rules.total_tiles,
+            )
+        return Position(rules, cells, counts, stacks, plural_rule)
     if heights is not None:
         raise InvalidBoardError(f"{rules.name} has no stacks; leave out heights", field="heights")
-    check_tile_counts(rules, cells, counts)
     return Position(rules, cells, counts)
 
 
@@ -119,7 +132,7 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
         row, col = line + 1, start + 1
         word_squares = [line * n + start + k for k in range(length)]
     tiles = tuple(
-        Tile(i // n + 1, i % n + 1, tile_text(rules, code).upper(), bool(code & BLANK))
+        Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
         for i, code in sorted(squares)
     )
     return Move(row, col, "down" if down else "across", word_text(rules, after, word_squares), tiles, score)
@@ -157,6 +170,10 @@ def all_raw_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> list[Ra
         out.append((score, down, line, start, length, placed))
 
     rack = list(pos.rack)
+    if pos.rules.stacking:
+        assert pos.heights is not None
+        upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule)
+        return out
     for view in views(pos.rules, pos.cells, premiums):
         generate_view(pos.rules, lex, view, rack, emit)
     return out
@@ -224,6 +241,8 @@ def placements_from_word(
         raise IllegalPlayError(f"direction must be 'across' or 'down', not {direction!r}")
     if not word:
         raise IllegalPlayError("the word is empty")
+    if rules.qu_tile:  # the Qu tile is one square: QUIZ is written Q I Z on the board
+        word = word.replace("QU", "Q").replace("qu", "q").replace("Qu", "Q")
     dr, dc = (0, 1) if direction == "across" else (1, 0)
     out = []
     for k, ch in enumerate(word):
@@ -242,6 +261,8 @@ def placements_from_word(
         if not ch.isascii() or not ch.isalpha():
             raise IllegalPlayError(f"unexpected character {ch!r} at {r},{c}", row=r, col=c, letter=ch)
         code = ord(ch.upper()) - 64
+        if held and rules.stacking and held & LETTER_MASK == code:
+            continue  # the stack is kept as it is
         if held and not rules.stacking:
             if held & LETTER_MASK != code:
                 raise IllegalPlayError(
@@ -333,6 +354,9 @@ def check_play(
     """Score a described play, list its invalid words (a phony still gets its score), and
     refuse impossible geometry with a reason naming the square."""
     rules, cells = pos.rules, pos.cells
+    if rules.stacking:
+        assert pos.heights is not None
+        upwords.check_stacking(rules, cells, pos.heights, placements, pos.plural_rule)
     check_geometry(rules, cells, placements)
     if use_rack:
         check_rack(rules, pos.rack, placements)
@@ -355,7 +379,7 @@ def check_play(
     move = Move(
         start // n + 1, start % n + 1, "down" if down else "across", word_text(rules, after, main),
         tuple(
-            Tile(i // n + 1, i % n + 1, tile_text(rules, code).upper(), bool(code & BLANK))
+            Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
             for i, code in sorted(placements)
         ),
         bd.total,
@@ -373,7 +397,7 @@ def rank_of(pos: Position, lex: Lexicon, move: Move, premiums: bool = True) -> t
     target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
     for r in raws:
         mine = sorted(
-            (i, tile_text(pos.rules, code).upper(), bool(code & BLANK)) for i, code in _raw_squares(n, r)
+            (i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in _raw_squares(n, r)
         )
         if mine == target:
             better = sum(1 for x in raws if x[0] > r[0])
