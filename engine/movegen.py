@@ -1,4 +1,4 @@
-"""Move generation for the Scrabble family (Appel & Jacobson, anchors and cross-checks).
+"""Move generation for the Scrabble family (GADDAG, anchors and cross-checks).
 
 One path for both directions: :func:`generate` runs the across generator on the board and
 again on its transpose (a :class:`View`), mapping the down plays back. Every square of a view
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import BLANK, EMPTY, LETTER_MASK
-from .lexicon import Lexicon
+from .lexicon import SEP, Lexicon
 from .rules import Ruleset
 
 ALL_LETTERS = ((1 << 27) - 1) & ~1  # bits 1..26
@@ -114,21 +114,40 @@ def anchors(rules: Ruleset, view: View) -> list[int]:
     return out
 
 
-def generate_view(
-    rules: Ruleset,
-    lex: Lexicon,
-    view: View,
-    rack: list[int],
-    emit: Callable[[int, bool, int, int, int, tuple[tuple[int, int], ...]], None],
-) -> None:
-    """Emit every play whose main word runs across ``view`` (see module docstring)."""
+Emit = Callable[[int, bool, int, int, int, tuple[tuple[int, int], ...]], None]
+
+
+def generate_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int], emit: Emit) -> None:
+    """Emit every play whose main word runs across ``view``."""
+    bounds, run = view_search(rules, lex, view, rack, emit, [-1])
+    for _, anchor in bounds:
+        run(anchor)
+
+
+def view_search(
+    rules: Ruleset, lex: Lexicon, view: View, rack: list[int], emit: Emit, floor: list[int]
+) -> tuple[list[tuple[int, int]], Callable[[int], None]]:
+    """Prepare the search of one view: (upper bound of the score of any play generated from
+    each anchor, anchor) pairs, and a function that generates the plays of one anchor.
+
+    Gordon's GADDAG method: from each anchor, place or follow letters leftwards, then cross
+    the separator and go rightwards. Leftwards, new tiles never go on another anchor, so a
+    play is generated once, from the leftmost anchor its new tiles cover. Plays scoring less
+    than ``floor[0]`` (the caller raises it as better plays are found) are not emitted.
+    """
     n, cells, down = view.n, view.cells, view.down
     lm, wm = view.letter_mult, view.word_mult
     values = rules.values
     xmask, xsum = cross_checks(view, lex, values)
-    lmask, first, child = lex.mask, lex.first, lex.child
+    g = lex.gaddag
+    gmask, gfirst, gchild = g.mask, g.first, g.child
     rack_size, bonus = rules.rack_size, rules.bonus_points
     placed: list[tuple[int, int]] = []
+    rack_bits = [sum(1 << i for i in range(1, 27) if rack[i])]
+    anchor_list = anchors(rules, view)
+    is_anchor = [False] * (n * n)
+    for a in anchor_list:
+        is_anchor[a] = True
 
     def record(start: int, end: int, total: int, ntiles: int) -> None:
         if end - start < 2:
@@ -137,44 +156,44 @@ def generate_view(
             return  # a lone tile forming words both ways: already found across
         if ntiles == rack_size:
             total += bonus
-        emit(total, down, start // n, start % n, end - start, tuple(placed))
+        if total >= floor[0]:
+            emit(total, down, start // n, start % n, end - start, tuple(placed))
 
-    def extend(pos: int, end_of_row: int, anchor: int, start: int, s: int,
-               msum: int, wmul: int, xtot: int, ntiles: int) -> None:
-        if pos == end_of_row:
-            if lmask[s] & 1 and pos > anchor:
+    def right(pos: int, row_end: int, start: int, s: int, msum: int, wmul: int, xtot: int,
+              ntiles: int) -> None:
+        """Fill or follow square ``pos`` going right; the word so far is start..pos-1."""
+        m = gmask[s]
+        if pos == row_end:
+            if m & 1:
                 record(start, pos, msum * wmul + xtot, ntiles)
             return
         code = cells[pos]
-        m = lmask[s]
         if code:
             letter = code & LETTER_MASK
             if (m >> letter) & 1:
-                nxt = child[first[s] + (m & ((1 << letter) - 2)).bit_count()]
-                val = 0 if code & BLANK else values[letter]
-                extend(pos + 1, end_of_row, anchor, start, nxt, msum + val, wmul, xtot, ntiles)
+                nxt = gchild[gfirst[s] + (m & ((1 << letter) - 2)).bit_count()]
+                right(pos + 1, row_end, start, nxt, msum + (0 if code & BLANK else values[letter]),
+                      wmul, xtot, ntiles)
             return
-        if m & 1 and pos > anchor:
+        if m & 1:
             record(start, pos, msum * wmul + xtot, ntiles)
         allowed = m & xmask[pos]
         if not rack[0]:
             allowed &= rack_bits[0]
-        if not allowed:
-            return
         lmul, wmm, xs = lm[pos], wm[pos], xsum[pos]
         while allowed:
             low = allowed & -allowed
             letter = low.bit_length() - 1
             allowed ^= low
-            nxt = child[first[s] + (m & (low - 2)).bit_count()]
+            nxt = gchild[gfirst[s] + (m & (low - 2)).bit_count()]
             if rack[letter]:
                 rack[letter] -= 1
                 if not rack[letter]:
                     rack_bits[0] &= ~low
                 v = values[letter] * lmul
                 placed.append((pos, letter))
-                extend(pos + 1, end_of_row, anchor, start, nxt, msum + v, wmul * wmm,
-                       xtot + (xs + v) * wmm if xs >= 0 else xtot, ntiles + 1)
+                right(pos + 1, row_end, start, nxt, msum + v, wmul * wmm,
+                      xtot + (xs + v) * wmm if xs >= 0 else xtot, ntiles + 1)
                 placed.pop()
                 if not rack[letter]:
                     rack_bits[0] |= low
@@ -182,71 +201,119 @@ def generate_view(
             if rack[0]:
                 rack[0] -= 1
                 placed.append((pos, letter | BLANK))
-                extend(pos + 1, end_of_row, anchor, start, nxt, msum, wmul * wmm,
-                       xtot + xs * wmm if xs >= 0 else xtot, ntiles + 1)
+                right(pos + 1, row_end, start, nxt, msum, wmul * wmm,
+                      xtot + xs * wmm if xs >= 0 else xtot, ntiles + 1)
                 placed.pop()
                 rack[0] += 1
 
-    def left(anchor: int, end_of_row: int, s: int, limit: int, depth: int) -> None:
-        """Place ``depth`` rack tiles left of the anchor (their squares have no cross-word),
-        extend right from the anchor, then try one tile longer."""
-        start = anchor - depth
-        msum, wmul = 0, 1
-        for k in range(depth):
-            code = placed[k][1]
-            placed[k] = (start + k, code)
-            if not code & BLANK:
-                msum += values[code] * lm[start + k]
-            wmul *= wm[start + k]
-        extend(anchor, end_of_row, anchor, start, s, msum, wmul, 0, depth)
-        if depth == limit:
+    def after_left(pos: int, anchor: int, row_start: int, row_end: int, s: int, msum: int,
+                   wmul: int, xtot: int, ntiles: int) -> None:
+        """Square ``pos`` now holds the leftmost letter; end here, go further left, or turn."""
+        m = gmask[s]
+        left_free = pos == row_start or not cells[pos - 1]
+        if left_free:
+            if m & 1 and (anchor + 1 == row_end or not cells[anchor + 1]):
+                record(pos, anchor + 1, msum * wmul + xtot, ntiles)
+            if (m >> SEP) & 1 and anchor + 1 < row_end:
+                nxt = gchild[gfirst[s] + (m & ((1 << SEP) - 2)).bit_count()]
+                right(anchor + 1, row_end, pos, nxt, msum, wmul, xtot, ntiles)
+        if pos > row_start:
+            p = pos - 1
+            if cells[p] or (not is_anchor[p] and ntiles < tiles):
+                left(p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles)
+
+    def left(pos: int, anchor: int, row_start: int, row_end: int, s: int, msum: int, wmul: int,
+             xtot: int, ntiles: int) -> None:
+        """Fill or follow square ``pos`` going left from the anchor."""
+        m = gmask[s]
+        code = cells[pos]
+        if code:
+            letter = code & LETTER_MASK
+            if (m >> letter) & 1:
+                nxt = gchild[gfirst[s] + (m & ((1 << letter) - 2)).bit_count()]
+                after_left(pos, anchor, row_start, row_end, nxt,
+                           msum + (0 if code & BLANK else values[letter]), wmul, xtot, ntiles)
             return
-        m = lmask[s]
-        allowed = m & ALL_LETTERS
+        allowed = m & xmask[pos]
         if not rack[0]:
             allowed &= rack_bits[0]
+        lmul, wmm, xs = lm[pos], wm[pos], xsum[pos]
         while allowed:
             low = allowed & -allowed
             letter = low.bit_length() - 1
             allowed ^= low
-            nxt = child[first[s] + (m & (low - 2)).bit_count()]
+            nxt = gchild[gfirst[s] + (m & (low - 2)).bit_count()]
             if rack[letter]:
                 rack[letter] -= 1
                 if not rack[letter]:
                     rack_bits[0] &= ~low
-                placed.append((0, letter))
-                left(anchor, end_of_row, nxt, limit, depth + 1)
+                v = values[letter] * lmul
+                placed.append((pos, letter))
+                after_left(pos, anchor, row_start, row_end, nxt, msum + v, wmul * wmm,
+                           xtot + (xs + v) * wmm if xs >= 0 else xtot, ntiles + 1)
                 placed.pop()
                 if not rack[letter]:
                     rack_bits[0] |= low
                 rack[letter] += 1
             if rack[0]:
                 rack[0] -= 1
-                placed.append((0, letter | BLANK))
-                left(anchor, end_of_row, nxt, limit, depth + 1)
+                placed.append((pos, letter | BLANK))
+                after_left(pos, anchor, row_start, row_end, nxt, msum, wmul * wmm,
+                           xtot + xs * wmm if xs >= 0 else xtot, ntiles + 1)
                 placed.pop()
                 rack[0] += 1
 
-    rack_bits = [sum(1 << i for i in range(1, 27) if rack[i])]
-    anchor_set = set(anchors(rules, view))
-    for anchor in sorted(anchor_set):
+    tiles = sum(rack)
+
+    def run(anchor: int) -> None:
         row_start = anchor - anchor % n
-        end_of_row = row_start + n
-        if anchor > row_start and cells[anchor - 1]:
-            # the left part is the tiles already there
-            start = anchor - 1
-            while start > row_start and cells[start - 1]:
-                start -= 1
-            s = lex.walk(cells[j] & LETTER_MASK for j in range(start, anchor))
-            if s < 0:
-                continue
-            msum = sum(0 if cells[j] & BLANK else values[cells[j]] for j in range(start, anchor))
-            extend(anchor, end_of_row, anchor, start, s, msum, 1, 0, 0)
-        else:
-            limit = 0
-            j = anchor - 1
-            while j >= row_start and not cells[j] and j not in anchor_set:
-                limit += 1
-                j -= 1
-            limit = min(limit, rack_size - 1, sum(rack) - 1)
-            left(anchor, end_of_row, lex.root, limit, 0)
+        left(anchor, anchor, row_start, row_start + n, g.root, 0, 1, 0, 0)
+
+    # Upper bounds. A play from an anchor lies in a window: leftwards up to the next empty
+    # anchor (no new tile goes there), rightwards until the rack runs out; no square in it
+    # may be unfillable. Its score is at most (tiles already in the window + the best
+    # pairing of rack values with letter premiums) x every word premium in the window +
+    # the best cross-words + the all-tiles bonus if seven tiles fit.
+    vals = sorted((values[i] for i in range(1, 27) for _ in range(rack[i])), reverse=True)
+    vals += [0] * rack[0]
+    vmax = vals[0] if vals else 0
+    usable = ALL_LETTERS if rack[0] else rack_bits[0]
+    bounds = []
+    for a in anchor_list:
+        row_start = a - a % n
+        row_end = row_start + n
+        lo = a
+        while lo > row_start and (cells[lo - 1] or (not is_anchor[lo - 1] and xmask[lo - 1] & usable)):
+            lo -= 1
+        hi = a
+        empties = 1
+        while hi + 1 < row_end:
+            q = hi + 1
+            if cells[q]:
+                hi = q
+            elif empties < tiles and xmask[q] & usable:
+                empties += 1
+                hi = q
+            else:
+                break
+        held = 0
+        wmul = 1
+        lms = []
+        crosses = []
+        for q in range(lo, hi + 1):
+            code = cells[q]
+            if code:
+                held += 0 if code & BLANK else values[code & LETTER_MASK]
+            else:
+                lms.append(lm[q])
+                wmul *= wm[q]
+                if xsum[q] >= 0:
+                    crosses.append((xsum[q] + vmax * lm[q]) * wm[q])
+        k = min(tiles, len(lms))
+        lms.sort(reverse=True)
+        crosses.sort(reverse=True)
+        best = (held + sum(v * m for v, m in zip(vals[:k], lms[:k]))) * wmul + sum(crosses[:k])
+        if tiles >= rack_size and len(lms) >= rack_size:
+            best += bonus
+        bounds.append((best, a))
+    return bounds, run

@@ -24,7 +24,7 @@ from .board import (
 from .errors import IllegalPlayError, InvalidBoardError, TileCountError
 from .lexicon import Lexicon
 from . import upwords
-from .movegen import RawPlay, generate_view, views
+from .movegen import RawPlay, generate_view, view_search, views
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
 
@@ -185,12 +185,50 @@ def find_moves(
     limit: int = 20,
     premiums: bool = True,
     flt: MoveFilter | None = None,
+    count: bool = True,
 ) -> Result:
-    """The best ``limit`` plays, ranked, and the number of legal plays."""
-    raws = all_raw_plays(pos, lex, premiums)
-    if flt is not None and flt.active():
-        raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, flt)]
-    return Result(top_moves(pos, raws, limit), len(raws))
+    """The best ``limit`` plays, ranked, and (when ``count``) the number of legal plays.
+
+    Without ``count`` the search is best-first: anchors are visited in order of an upper
+    bound of their plays' scores and the search stops when no bound left can reach the
+    ``limit``-th best score found (ties included, so the ranking is exactly the full one's).
+    Filters need every play's details, so a filtered search enumerates everything.
+    """
+    filtered = flt is not None and flt.active()
+    if count or filtered or pos.rules.stacking:
+        raws = all_raw_plays(pos, lex, premiums)
+        if filtered:
+            raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, flt)]  # type: ignore[arg-type]
+        return Result(top_moves(pos, raws, limit), len(raws))
+    return Result(top_moves(pos, best_raw_plays(pos, lex, limit, premiums), limit), None)
+
+
+def best_raw_plays(pos: Position, lex: Lexicon, limit: int, premiums: bool = True) -> list[RawPlay]:
+    """Every play that can rank in the top ``limit`` (and maybe a few more), best-first."""
+    found: list[RawPlay] = []
+    scores: list[int] = []  # min-heap of the best ``limit`` scores so far
+    floor = [-1]
+
+    def emit(score: int, down: bool, line: int, start: int, length: int, placed: tuple) -> None:
+        found.append((score, down, line, start, length, placed))
+        if len(scores) < limit:
+            heapq.heappush(scores, score)
+        elif score > scores[0]:
+            heapq.heapreplace(scores, score)
+        if len(scores) == limit:
+            floor[0] = scores[0]
+
+    rack = list(pos.rack)
+    tasks = []
+    for view in views(pos.rules, pos.cells, premiums):
+        bounds, run = view_search(pos.rules, lex, view, rack, emit, floor)
+        tasks += [(bound, run, anchor) for bound, anchor in bounds]
+    tasks.sort(key=lambda t: -t[0])
+    for bound, run, anchor in tasks:
+        if bound < floor[0]:
+            break
+        run(anchor)
+    return [r for r in found if r[0] >= floor[0]]
 
 
 def top_moves(pos: Position, raws: list[RawPlay], limit: int) -> list[Move]:

@@ -6,6 +6,7 @@ import inspect
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -56,7 +57,7 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield c
 
 
-def moves(client: TestClient, game: str = "crossplay", **body: object) -> dict:
+def moves(client: TestClient, game: str = "crossplay", **body: Any) -> dict[str, Any]:
     r = client.post(f"/v1/games/{game}/moves", json=body)
     assert r.status_code == 200, r.text
     return r.json()
@@ -185,24 +186,28 @@ def test_no_legal_play_is_an_empty_list(client: TestClient) -> None:
 
 
 def test_filters_apply_before_limit(client: TestClient) -> None:
-    base = dict(board=MIDGAME, rack="AEINRS?", limit=1000, count=True)
+    base: dict[str, Any] = {"board": MIDGAME, "rack": "EEINRST", "limit": 200, "count": True}
     everything = moves(client, **base)
-    long = moves(client, **base, filters={"min_length": 9})
+    long = moves(client, **base, filters={"min_length": 8})
     assert 0 < long["total_moves"] < everything["total_moves"]
-    assert all(len(m["word"]) >= 9 for m in long["moves"])
+    assert long["moves"] and all(len(m["word"]) >= 8 for m in long["moves"])
 
-    z = moves(client, **base, filters={"contains": "ee"})
-    assert z["moves"] and all(m["word"].upper().count("E") >= 2 for m in z["moves"])
+    ee = moves(client, **base, filters={"contains": "ee"})
+    assert 0 < ee["total_moves"] < everything["total_moves"]
+    assert ee["moves"] and all(m["word"].upper().count("E") >= 2 for m in ee["moves"])
 
     sq = moves(client, **base, filters={"square": [9, 6]})
+    assert 0 < sq["total_moves"] < everything["total_moves"]
     assert sq["moves"] and all(any((t["row"], t["col"]) == (9, 6) for t in m["tiles"]) for m in sq["moves"])
 
-    nb = moves(client, **base, filters={"no_blanks": True})
-    assert nb["moves"] and not any(t["blank"] for m in nb["moves"] for t in m["tiles"])
-    assert nb["total_moves"] < everything["total_moves"]
+    both = moves(client, **base, filters={"min_length": 7, "contains": "ee"})
+    assert both["moves"] and all(len(m["word"]) >= 7 and m["word"].upper().count("E") >= 2 for m in both["moves"])
 
-    both = moves(client, **base, filters={"min_length": 8, "no_blanks": True})
-    assert all(len(m["word"]) >= 8 and not any(t["blank"] for t in m["tiles"]) for m in both["moves"])
+
+def test_filter_no_blanks(client: TestClient) -> None:
+    nb = moves(client, board=MIDGAME, rack="AEINRS?", count=True, filters={"no_blanks": True})
+    assert nb["moves"] and not any(t["blank"] for m in nb["moves"] for t in m["tiles"])
+    assert nb["total_moves"] < moves(client, board=MIDGAME, rack="AEINRS?", count=True)["total_moves"]
 
 
 def test_filter_square_off_the_board_is_422(client: TestClient) -> None:
@@ -368,7 +373,7 @@ def test_unexpected_exception_is_a_json_500_without_traceback(settings: Settings
     monkeypatch.setattr(app.service, "best_moves", boom)
     with TestClient(create_app(settings), raise_server_exceptions=False) as c:
         r = c.post("/v1/games/crossplay/moves", json={"rack": "QI"})
-    err = error(r, 500, "internal_error")
+    error(r, 500, "internal_error")
     assert "secret" not in r.text
 
 

@@ -166,3 +166,18 @@ def test_premiums_off_scores_face_value(game: str, lex: Lexicon) -> None:
         assert raw[0] == face + (rules.bonus_points if move.tiles_used == 7 else 0)
         assert all(x.bonus is None for x in score_play(rules, pos.cells, [
             ((t.row - 1) * 15 + t.col - 1, ord(t.letter) - 64) for t in move.tiles], premiums=False).words[0].letters)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
+       limit=st.sampled_from([1, 5, 20]))
+def test_best_first_top_n_equals_full_enumeration(seed: int, game: str, limit: int, lex: Lexicon) -> None:
+    rules = get_ruleset(game)
+    rng = random.Random(seed)
+    base = random_position(rng, rules, lex, junk=False)
+    rack = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in range(rng.randint(1, 6)))
+    pos = Position(rules, base.cells, parse_rack(rules, rack + "?" * rng.choice([0, 0, 1])))
+    pruned = find_moves(pos, lex, limit=limit, count=False)
+    full = find_moves(pos, lex, limit=limit, count=True)
+    assert pruned.total is None and full.total is not None
+    assert pruned.moves == full.moves

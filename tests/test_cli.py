@@ -1,0 +1,95 @@
+"""The ``wordsolver`` command: ranked table, the API's JSON, errors, serve and healthcheck."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app import cli
+from app.main import create_app
+from app.settings import Settings
+
+MIDGAME = """\
+# a Crossplay game six plays in; comments and blank lines are skipped
+.......K.......
+.......U.......
+....G.WE.......
+....A.AH.......
+....R.V........
+....D.e........
+....A.R........
+..PINDER.......
+....T.R........
+....S.ST.......
+.......E.......
+.......P.......
+.......E.......
+.......F.......
+.STOUTLY.......
+"""
+
+
+@pytest.fixture
+def board_file(tmp_path: Path) -> Path:
+    path = tmp_path / "board.txt"
+    path.write_text(MIDGAME)
+    return path
+
+
+def test_best_prints_a_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["best", "--game", "crossplay", "--rack", "QUIXOTE", "--limit", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["rank", "play", "score", "tiles", "leave"]
+    assert lines[2].split() == ["1", "8F", "QUIXOTE", "110", "7", "-"]
+    assert lines[3].split() == ["2", "H6", "QUIXOTE", "110", "7", "-"]
+    assert lines[-1] == "crossplay, lexicon word-list"
+
+
+def test_best_with_board_file_and_count(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["best", "--rack", "AEINRS?", "--board", str(board_file), "--limit", "2", "--count"]) == 0
+    out = capsys.readouterr().out
+    assert "1H KAISERiN" in out and "legal plays" in out.splitlines()[-1]
+
+
+def test_best_json_is_the_api_response(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["best", "--game", "wwf", "--rack", "DEGIORT", "--board", str(board_file), "--json",
+                     "--limit", "5", "--min-length", "5"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
+    body = {"board": rows, "rack": "DEGIORT", "limit": 5, "filters": {"min_length": 5}}
+    with TestClient(create_app(Settings())) as c:
+        assert printed == c.post("/v1/games/wwf/moves", json=body).json()
+
+
+def test_best_reports_bad_input_with_exit_code_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["best", "--rack", "QUIXOTE1"]) == 2
+    assert capsys.readouterr().err.strip() == "error: rack 'QUIXOTE1' has 8 tiles; crossplay racks hold 7"
+    assert cli.main(["best", "--rack", "QI", "--limit", "0"]) == 2
+    assert "limit" in capsys.readouterr().err
+    assert cli.main(["best", "--rack", "QI", "--game", "chess"]) == 2
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert cli.main(["best", "--rack", "QI", "--board", "/nonexistent/board.txt"]) == 2
+
+
+def test_serve_starts_uvicorn_on_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: dict = {}
+    monkeypatch.setattr("uvicorn.run", lambda target, **kw: seen.update(target=target, **kw))
+    assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9001", "--workers", "3"]) == 0
+    assert seen["target"] == "app.main:app"
+    assert (seen["host"], seen["port"], seen["workers"]) == ("0.0.0.0", 9001, 3)
+
+
+def test_compile_loads_the_default_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["compile"]) == 0
+    assert capsys.readouterr().out.startswith("word-list: ")
+
+
+def test_healthcheck_fails_when_nothing_listens() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert cli.main(["healthcheck", "--url", f"http://127.0.0.1:{port}/healthz", "--timeout", "1"]) == 1

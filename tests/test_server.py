@@ -1,0 +1,106 @@
+"""The real service: ``wordsolver serve`` (uvicorn, two worker processes) on a loopback port,
+called over HTTP with httpx."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    user_dir = tmp_path_factory.mktemp("lexicons")
+    (user_dir / "mine.txt").write_text("QI\nZA\nQAT\n")
+    env = {
+        **os.environ,
+        "WORDSOLVER_LEXICON_DIR": str(user_dir),
+        "WORDSOLVER_LOG_LEVEL": "warning",
+        "WORDSOLVER_CORS_ORIGINS": "https://front.example",
+    }
+    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"server exited with {proc.returncode}:\n{out}")
+            try:
+                if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("server not ready within 60 s")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_real_server_answers_the_seed_example(server: str) -> None:
+    r = httpx.post(f"{server}/v1/games/crossplay/moves", json={"rack": "QUIXOTE", "limit": 1})
+    assert r.status_code == 200
+    first = r.json()["moves"][0]
+    assert (first["row"], first["col"], first["direction"], first["score"]) == (8, 6, "across", 110)
+    assert first["notation"] == "8F QUIXOTE"
+
+
+def test_real_server_reports_ready_and_serves_user_lexicons(server: str) -> None:
+    assert httpx.get(f"{server}/healthz").json() == {"status": "ok"}
+    names = [x["name"] for x in httpx.get(f"{server}/v1/lexicons").json()["lexicons"]]
+    assert names == ["word-list", "mine"]
+    r = httpx.post(f"{server}/v1/lexicons/mine/check", json={"words": ["qat", "quixote"]})
+    assert [x["valid"] for x in r.json()["results"]] == [True, False]
+
+
+def test_real_server_errors_are_json(server: str) -> None:
+    r = httpx.post(f"{server}/v1/games/crossplay/moves", content=b"{oops", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "malformed_json"
+    r = httpx.post(f"{server}/v1/games/crossplay/moves", content=b"x" * 100_000, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["error"]["code"] == "body_too_large"
+    r = httpx.get(f"{server}/v1/games/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game"
+
+
+def test_real_server_sends_cors_headers(server: str) -> None:
+    r = httpx.get(f"{server}/v1/games", headers={"Origin": "https://front.example"})
+    assert r.headers["access-control-allow-origin"] == "https://front.example"
+
+
+def test_real_server_keeps_answering_concurrent_requests(server: str) -> None:
+    body = {"rack": "AEINST?", "limit": 5}
+
+    def solve(_: int) -> int:
+        return httpx.post(f"{server}/v1/games/scrabble/moves", json=body, timeout=30).status_code
+
+    with ThreadPoolExecutor(8) as pool:
+        pending = [pool.submit(solve, i) for i in range(16)]
+        # Solving runs in worker threads: the event loop still answers health checks meanwhile.
+        assert httpx.get(f"{server}/healthz", timeout=5).status_code == 200
+        assert [f.result() for f in pending] == [200] * 16
