@@ -1,6 +1,6 @@
 """Make the fixed benchmark and golden-count positions (bench/positions.json).
 
-Each game is simulated from a seeded bag: every turn draws up to a full rack and plays the
+Each game (Upwords too, with stack heights) is simulated from a seeded bag: every turn draws up to a full rack and plays the
 engine's best move. Blanks are kept out of the simulated bag so that any benchmark rack may
 hold up to all of the game's blanks without breaking the tile counts. Snapshots after turns
 2, 8 and 14 are the early, middle and late boards; each gets racks with 0..max blanks made
@@ -24,6 +24,37 @@ from engine.rules import LETTERS  # noqa: E402
 
 SNAPSHOTS = {2: "early", 8: "middle", 14: "late"}
 OUT = Path(__file__).with_name("positions.json")
+
+
+def simulate_upwords(seed: int) -> list[dict]:
+    """Upwords: greedy play builds stacks; snapshots carry heights."""
+    rules = get_ruleset("upwords")
+    lex = default_lexicon()
+    rng = random.Random(seed)
+    bag = [ch for i, ch in enumerate(LETTERS, start=1) for _ in range(rules.counts[i])]
+    rng.shuffle(bag)
+    cells = [0] * (rules.size ** 2)
+    heights = [0] * (rules.size ** 2)
+    rack = ""
+    out = []
+    for turn in range(1, 15):
+        while len(rack) < rules.rack_size and bag:
+            rack += bag.pop()
+        board = format_board(rules, cells)
+        hs = ["".join(str(heights[r * rules.size + c]) for c in range(rules.size)) for r in range(rules.size)]
+        if turn in SNAPSHOTS:
+            out.append({"id": f"upwords-{SNAPSHOTS[turn]}-0b", "game": "upwords", "stage": SNAPSHOTS[turn],
+                        "blanks": 0, "board": board, "heights": hs, "rack": rack})
+        pos = position(rules, board if any(cells) else None, rack, hs if any(cells) else None)
+        moves = find_moves(pos, lex, limit=1).moves
+        if not moves:
+            break
+        for t in moves[0].tiles:
+            i = (t.row - 1) * rules.size + t.col - 1
+            cells[i] = ord(t.letter) - 64
+            heights[i] += 1
+            rack = rack.replace(t.letter, "", 1)
+    return out
 
 
 def simulate(game: str, seed: int) -> list[dict]:
@@ -66,6 +97,7 @@ def main() -> None:
     positions = []
     for seed, game in enumerate(("crossplay", "scrabble", "wwf"), start=1):
         positions += simulate(game, seed)
+    positions += simulate_upwords(4)
     OUT.write_text(json.dumps({"positions": positions}, indent=1) + "\n")
     print(f"wrote {len(positions)} positions to {OUT}")
 

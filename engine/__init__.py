@@ -16,6 +16,7 @@ from .errors import (
     InvalidRackError,
     RulesetError,
     TileCountError,
+    TimeBudgetExceeded,
     UnknownGameError,
     UnknownLexiconError,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "RulesetError",
     "Tile",
     "TileCountError",
+    "TimeBudgetExceeded",
     "UnknownGameError",
     "UnknownLexiconError",
     "breakdown",

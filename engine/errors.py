@@ -10,7 +10,8 @@ the whole tree to 4xx responses in one handler.
     ├── InvalidBoardError       board text is the wrong size or has a bad character (422)
     ├── InvalidRackError        rack too long, bad character, too many blanks (422)
     ├── TileCountError          more tiles of a letter than the game contains (422)
-    └── IllegalPlayError        a described play breaks a placement rule      (422)
+    ├── IllegalPlayError        a described play breaks a placement rule      (422)
+    └── TimeBudgetExceeded      the search ran past the caller's time budget  (422)
 
 ``details`` carries where the problem is: ``row``/``col`` (1-indexed), ``letter``, counts.
 """
@@ -57,3 +58,7 @@ class TileCountError(EngineError):
 
 class IllegalPlayError(EngineError):
     code = "illegal_play"
+
+
+class TimeBudgetExceeded(EngineError):
+    code = "time_budget_exceeded"

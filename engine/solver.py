@@ -9,6 +9,7 @@ same letter). Identical input always gives identical output.
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -21,10 +22,10 @@ from .board import (
     parse_heights,
     parse_rack,
 )
-from .errors import IllegalPlayError, InvalidBoardError, TileCountError
+from .errors import IllegalPlayError, InvalidBoardError, TileCountError, TimeBudgetExceeded
 from .lexicon import Lexicon
 from . import upwords
-from .movegen import RawPlay, generate_view, view_search, views
+from .movegen import RawPlay, view_search, views
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
 
@@ -162,8 +163,18 @@ class Result:
     total: int | None  # number of distinct legal plays (after filters), when counted
 
 
-def all_raw_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> list[RawPlay]:
-    """Every legal play, unranked (the generator's output, for tests and counting)."""
+def _check_deadline(deadline: float | None) -> None:
+    if deadline is not None and time.monotonic() > deadline:
+        raise TimeBudgetExceeded(
+            "the search ran past its time budget; ask for fewer plays or drop count/filters",
+        )
+
+
+def all_raw_plays(
+    pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None
+) -> list[RawPlay]:
+    """Every legal play, unranked (the generator's output, for tests and counting).
+    ``deadline`` (a ``time.monotonic()`` value) is checked between anchors."""
     out: list[RawPlay] = []
 
     def emit(score: int, down: bool, line: int, start: int, length: int, placed: tuple) -> None:
@@ -175,7 +186,10 @@ def all_raw_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> list[Ra
         upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule)
         return out
     for view in views(pos.rules, pos.cells, premiums):
-        generate_view(pos.rules, lex, view, rack, emit)
+        bounds, run = view_search(pos.rules, lex, view, rack, emit, [-1])
+        for _, anchor in bounds:
+            _check_deadline(deadline)
+            run(anchor)
     return out
 
 
@@ -186,24 +200,29 @@ def find_moves(
     premiums: bool = True,
     flt: MoveFilter | None = None,
     count: bool = True,
+    deadline: float | None = None,
 ) -> Result:
     """The best ``limit`` plays, ranked, and (when ``count``) the number of legal plays.
 
     Without ``count`` the search is best-first: anchors are visited in order of an upper
     bound of their plays' scores and the search stops when no bound left can reach the
     ``limit``-th best score found (ties included, so the ranking is exactly the full one's).
-    Filters need every play's details, so a filtered search enumerates everything.
+    Filters need every play's details, so a filtered search enumerates everything; so does
+    Upwords, whose plays are few. ``deadline`` (``time.monotonic()``) raises
+    TimeBudgetExceeded when passed.
     """
     filtered = flt is not None and flt.active()
     if count or filtered or pos.rules.stacking:
-        raws = all_raw_plays(pos, lex, premiums)
+        raws = all_raw_plays(pos, lex, premiums, deadline)
         if filtered:
             raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, flt)]  # type: ignore[arg-type]
-        return Result(top_moves(pos, raws, limit), len(raws))
-    return Result(top_moves(pos, best_raw_plays(pos, lex, limit, premiums), limit), None)
+        return Result(top_moves(pos, raws, limit), len(raws) if count else None)
+    return Result(top_moves(pos, best_raw_plays(pos, lex, limit, premiums, deadline), limit), None)
 
 
-def best_raw_plays(pos: Position, lex: Lexicon, limit: int, premiums: bool = True) -> list[RawPlay]:
+def best_raw_plays(
+    pos: Position, lex: Lexicon, limit: int, premiums: bool = True, deadline: float | None = None
+) -> list[RawPlay]:
     """Every play that can rank in the top ``limit`` (and maybe a few more), best-first."""
     found: list[RawPlay] = []
     scores: list[int] = []  # min-heap of the best ``limit`` scores so far
@@ -227,6 +246,7 @@ def best_raw_plays(pos: Position, lex: Lexicon, limit: int, premiums: bool = Tru
     for bound, run, anchor in tasks:
         if bound < floor[0]:
             break
+        _check_deadline(deadline)
         run(anchor)
     return [r for r in found if r[0] >= floor[0]]
 

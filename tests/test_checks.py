@@ -177,3 +177,11 @@ def test_end_game_adjustments() -> None:
     assert [a.adjustment for a in end_game(get_ruleset("scrabble"), ["", "QZ", "A"])] == [21, -20, -1]
     assert [a.adjustment for a in end_game(get_ruleset("wwf"), ["E", "QZ"])] == [-1, -20]
     assert [a.adjustment for a in end_game(get_ruleset("upwords"), ["", "QZA"])] == [0, -15]
+
+
+def test_time_budget_gives_a_clear_error(lex: Lexicon) -> None:
+    import time
+    from engine import TimeBudgetExceeded, find_moves
+    pos = position(get_ruleset("crossplay"), CAT, "ABC???")
+    with pytest.raises(TimeBudgetExceeded, match="time budget"):
+        find_moves(pos, lex, limit=20, count=True, deadline=time.monotonic() - 1)
