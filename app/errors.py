@@ -76,12 +76,13 @@ def _is_json(request: Request) -> bool:
 
 async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    errors = list(exc.errors())
-    first = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
+    errors: list[dict[str, Any]] = [dict(e) for e in exc.errors()]
+    first: dict[str, Any] = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
     if first.get("type") == "json_invalid":
         loc = first.get("loc", ())
         pos = loc[1] if len(loc) > 1 else None
-        reason = (first.get("ctx") or {}).get("error", "invalid JSON")
+        ctx = first.get("ctx") or {}
+        reason = ctx.get("error", "invalid JSON")
         return error_response(400, "malformed_json", f"the body is not valid JSON: {reason} at character {pos}",
                               {"position": pos})
     if tuple(first.get("loc", ())) == ("body",) and not _is_json(request):
@@ -107,6 +108,9 @@ HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 4
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
+    if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
+        # FastAPI's answer when json.loads fails other than by syntax (bad UTF-8, deep nesting)
+        return error_response(400, "malformed_json", "the body could not be read as JSON (invalid UTF-8 or too deeply nested)")
     if exc.status_code == 404 and exc.detail == "Not Found":
         message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
     elif exc.status_code == 405:

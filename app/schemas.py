@@ -21,6 +21,10 @@ BOARD_DOC = (
     "One string per row, top row first: '.' empty, 'A'-'Z' a tile, 'a'-'z' a blank standing "
     "for that letter. Omit (or null) for an empty board."
 )
+PLURAL_DOC = (
+    "Upwords: refuse a play that only adds an S to pluralise a word, unless that S also forms "
+    "another new word (older editions lack this rule: send false). Ignored by other games."
+)
 HEIGHTS_DOC = "Stacking games (Upwords) only: one string of digits 0-5 per row; omit when every stack is 0 or 1 high."
 Breakdown = Annotated[
     dict[str, Any],
@@ -87,26 +91,27 @@ class GameOut(BaseModel):
 class MoveFilters(RequestModel):
     """Server-side filters, applied before ``limit`` (and counted in ``total_moves``)."""
 
-    min_length: int = Field(0, ge=0, le=MAX_SIDE, description="Minimum length of the main word.")
+    min_length: int = Field(default=0, ge=0, le=MAX_SIDE, description="Minimum length of the main word.")
     contains: str = Field(
         "",
         max_length=MAX_SIDE,
         pattern=r"^[A-Za-z]*$",
         description="Letters the main word must contain, with multiplicity (case-insensitive).",
     )
-    square: tuple[int, int] | None = Field(None, description="[row, col] (1-indexed) a new tile must cover.")
-    no_blanks: bool = Field(False, description="Only plays that use no blank.")
+    square: tuple[int, int] | None = Field(default=None, description="[row, col] (1-indexed) a new tile must cover.")
+    no_blanks: bool = Field(default=False, description="Only plays that use no blank.")
 
 
 class MovesIn(RequestModel):
-    board: Board | None = Field(None, description=BOARD_DOC)
-    heights: Board | None = Field(None, description=HEIGHTS_DOC)
+    board: Board | None = Field(default=None, description=BOARD_DOC)
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack = Field(description="Rack letters, '?' for a blank.", examples=["QUIXOTE"])
-    lexicon: LexiconName | None = Field(None, description="Lexicon name (GET /v1/lexicons); default lexicon if omitted.")
-    limit: int | None = Field(None, ge=1, le=1000, description="How many plays to return (default 20).")
-    premiums: bool = Field(True, description="Count premium squares; false scores face values only.")
-    count: bool = Field(False, description="Also count every legal play (total_moves); costs a full enumeration.")
+    lexicon: LexiconName | None = Field(default=None, description="Lexicon name (GET /v1/lexicons); default lexicon if omitted.")
+    limit: int | None = Field(default=None, ge=1, le=1000, description="How many plays to return (default 20).")
+    premiums: bool = Field(default=True, description="Count premium squares; false scores face values only.")
+    count: bool = Field(default=False, description="Also count every legal play (total_moves); costs a full enumeration.")
     filters: MoveFilters | None = None
+    plural_rule: bool = Field(default=True, description=PLURAL_DOC)
 
 
 class TileOut(BaseModel):
@@ -151,12 +156,13 @@ class PlayIn(RequestModel):
 
 
 class ScoreIn(RequestModel):
-    board: Board | None = Field(None, description=BOARD_DOC)
-    heights: Board | None = Field(None, description=HEIGHTS_DOC)
-    rack: Rack | None = Field(None, description="When given, the play must use tiles from it and its rank is computed.")
+    board: Board | None = Field(default=None, description=BOARD_DOC)
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
+    rack: Rack | None = Field(default=None, description="When given, the play must use tiles from it and its rank is computed.")
     move: PlayIn
     lexicon: LexiconName | None = None
     premiums: bool = True
+    plural_rule: bool = Field(default=True, description=PLURAL_DOC)
 
 
 class ScoreOut(BaseModel):
@@ -180,7 +186,7 @@ class ScoreOut(BaseModel):
 
 
 class CompareIn(RequestModel):
-    board: Board | None = Field(None, description=BOARD_DOC)
+    board: Board | None = Field(default=None, description=BOARD_DOC)
     move: PlayIn
     lexicon: LexiconName | None = None
     premiums: bool = True
@@ -199,7 +205,7 @@ class CompareEntry(BaseModel):
     valid: bool | None = None
     invalid_words: list[str] | None = None
     breakdown: Breakdown | None = None
-    error: ErrorBody | None = Field(None, description="Why the play or board is impossible in this game, if it is.")
+    error: ErrorBody | None = Field(default=None, description="Why the play or board is impossible in this game, if it is.")
 
 
 class CompareOut(BaseModel):

@@ -105,10 +105,11 @@ def move_filter(rules: Ruleset, filters: MoveFilters | None) -> MoveFilter | Non
 
 
 def leave(rack: str, move: Move) -> str:
+    """The tiles left after the play, letters in order then blanks (independent of rack order)."""
     left = list(rack.upper())
     for t in move.tiles:
         left.remove("?" if t.blank else t.letter[0])  # "QU" (Upwords' Qu tile) is rack letter Q
-    return "".join(left)
+    return "".join(sorted(left, key=lambda ch: (ch == "?", ch)))
 
 
 def tiles_out(move: Move) -> list[TileOut]:
@@ -130,11 +131,16 @@ def move_out(pos: Position, move: Move, rack: str, premiums: bool) -> MoveOut:
     )
 
 
-def best_moves(rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int) -> MovesOut:
-    pos = position(rules, req.board, req.rack, req.heights)
+def best_moves(
+    rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int, deadline: float | None = None
+) -> MovesOut:
+    """The ranked plays; ``deadline`` (``time.monotonic()``) bounds the search time."""
+    pos = position(rules, req.board, req.rack, req.heights, plural_rule=req.plural_rule)
     flt = move_filter(rules, req.filters)
     limit = req.limit or default_limit
-    result = find_moves(pos, lex, limit=limit, premiums=req.premiums, flt=flt)
+    result = find_moves(
+        pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
+    )
     return MovesOut(
         game=rules.name,
         lexicon=lex.name,
@@ -147,7 +153,7 @@ def best_moves(rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int) -
 
 
 def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn) -> ScoreOut:
-    pos = position(rules, req.board, req.rack or "", req.heights)
+    pos = position(rules, req.board, req.rack or "", req.heights, plural_rule=req.plural_rule)
     m = req.move
     placements = placements_from_word(rules, pos.cells, m.row, m.col, m.direction, m.word)
     check = check_play(pos, lex, placements, req.premiums, use_rack=req.rack is not None)

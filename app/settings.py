@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,7 +20,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="WORDSOLVER_", extra="ignore")
 
     host: str = "127.0.0.1"
-    port: int = Field(8000, ge=0, le=65535)
+    port: int = Field(default=8000, ge=0, le=65535)
     workers: int = Field(default_factory=_default_workers, ge=1)
     log_level: str = "info"
 
@@ -29,8 +30,13 @@ class Settings(BaseSettings):
     default_lexicon: str = "word-list"
 
     cors_origins: str = ""  # comma-separated origins, or "*"
-    max_body_bytes: int = Field(64 * 1024, ge=1024)
-    default_limit: int = Field(20, ge=1, le=1000)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    default_limit: int = Field(default=20, ge=1, le=1000)
+    search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
+
+    def deadline(self) -> float | None:
+        """The ``time.monotonic()`` value a search started now must finish by, if any."""
+        return time.monotonic() + self.search_timeout if self.search_timeout else None
 
     def cors_origin_list(self) -> list[str]:
         return [o.strip() for o in self.cors_origins.split(",") if o.strip()]

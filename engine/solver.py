@@ -24,7 +24,7 @@ from .board import (
 )
 from .errors import IllegalPlayError, InvalidBoardError, TileCountError, TimeBudgetExceeded
 from .lexicon import Lexicon
-from . import upwords
+from . import native, upwords
 from .movegen import RawPlay, view_search, views
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
@@ -185,12 +185,33 @@ def all_raw_plays(
         assert pos.heights is not None
         upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule)
         return out
+    if native.available:
+        return _native_plays(pos, lex, premiums, -1, deadline)[1]
     for view in views(pos.rules, pos.cells, premiums):
         bounds, run = view_search(pos.rules, lex, view, rack, emit, [-1])
         for _, anchor in bounds:
             _check_deadline(deadline)
             run(anchor)
     return out
+
+
+def _native_plays(
+    pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None
+) -> tuple[int, list[RawPlay]]:
+    """The compiled generator over both views: (number of plays, plays). With keep = N > 0
+    the plays returned include every play that ranks in the top N (ties included)."""
+    total = 0
+    found: list[RawPlay] = []
+    scores: list[int] = []
+    for view in views(pos.rules, pos.cells, premiums):
+        _check_deadline(deadline)
+        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores)
+        total += count
+        found += plays
+    if keep > 0 and len(scores) == keep:
+        floor = min(scores)
+        found = [r for r in found if r[0] >= floor]
+    return total, found
 
 
 def find_moves(
@@ -212,6 +233,11 @@ def find_moves(
     TimeBudgetExceeded when passed.
     """
     filtered = flt is not None and flt.active()
+    if native.available and not filtered and not pos.rules.stacking and limit > 0:
+        # the compiled generator enumerates everything faster than Python prunes; it counts
+        # every play and hands back only those that can rank in the top ``limit``
+        total, raws = _native_plays(pos, lex, premiums, limit, deadline)
+        return Result(top_moves(pos, raws, limit), total if count else None)
     if count or filtered or pos.rules.stacking:
         raws = all_raw_plays(pos, lex, premiums, deadline)
         if filtered:

@@ -56,3 +56,14 @@ def small_lex(small_words: set[str]) -> Lexicon:
 def random_rack(rng: random.Random, size: int, blanks: int) -> str:
     letters = "".join(rng.choice("AEIOSTRNLDCPQUXZ") for _ in range(size - blanks))
     return letters + "?" * blanks
+
+
+@pytest.fixture(params=["python", "native"])
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test against the pure-Python generator and against the compiled core."""
+    from engine import native
+
+    if request.param == "native" and native._fastgen is None:
+        pytest.skip("the compiled core (engine._fastgen) is not built on this machine")
+    monkeypatch.setattr(native, "available", request.param == "native")
+    return request.param

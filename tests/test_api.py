@@ -221,6 +221,20 @@ def test_filter_contains_must_be_letters(client: TestClient) -> None:
     assert error(r, 422, "invalid_request")["message"].startswith("filters.contains: ")
 
 
+def test_search_past_its_time_budget_is_422(user_dir: Path) -> None:
+    with TestClient(create_app(Settings(search_timeout=1e-9))) as c:
+        r = c.post("/v1/games/crossplay/moves", json={"board": MIDGAME, "rack": "AEINRS?", "count": True})
+        assert "time budget" in error(r, 422, "time_budget_exceeded")["message"]
+
+
+def test_plural_rule_switch_is_accepted(client: TestClient) -> None:
+    board = ["." * 10] * 10
+    board[4] = "....CAT..."
+    for game, body in (("upwords", {"board": board}), ("crossplay", {})):
+        for rule in (True, False):
+            assert moves(client, game, rack="SEA", plural_rule=rule, **body)["moves"]
+
+
 def test_user_lexicon_is_used_when_named(client: TestClient) -> None:
     body = moves(client, rack="QIZAXT", lexicon="tiny", limit=1000)
     assert body["lexicon"] == "tiny"
@@ -333,6 +347,12 @@ def test_malformed_json_is_400(client: TestClient) -> None:
     r = client.post("/v1/games/crossplay/moves", content=b'{"rack": "QI",', headers={"Content-Type": "application/json"})
     err = error(r, 400, "malformed_json")
     assert err["message"].startswith("the body is not valid JSON")
+
+
+@pytest.mark.parametrize("body", [b'{"rack": "\xff"}', b"[" * 10_000])
+def test_unreadable_json_is_400(client: TestClient, body: bytes) -> None:
+    r = client.post("/v1/games/crossplay/moves", content=body, headers={"Content-Type": "application/json"})
+    assert "could not be read as JSON" in error(r, 400, "malformed_json")["message"]
 
 
 def test_body_that_is_not_json_is_415(client: TestClient) -> None:
@@ -590,8 +610,9 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
     monkeypatch.setenv("WORDSOLVER_LEXICON_DIR", str(tmp_path))
     monkeypatch.setenv("WORDSOLVER_CORS_ORIGINS", "https://a.example, https://b.example")
     monkeypatch.setenv("WORDSOLVER_DEFAULT_LIMIT", "5")
+    monkeypatch.setenv("WORDSOLVER_SEARCH_TIMEOUT", "2.5")
     s = Settings()
-    assert (s.port, s.workers, s.lexicon_dir, s.default_limit) == (9123, 3, tmp_path, 5)
+    assert (s.port, s.workers, s.lexicon_dir, s.default_limit, s.search_timeout) == (9123, 3, tmp_path, 5, 2.5)
     assert s.cors_origin_list() == ["https://a.example", "https://b.example"]
 
 

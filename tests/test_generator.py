@@ -60,7 +60,7 @@ def rack_text(pos: Position) -> str:
 @given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
        n=st.sampled_from([5, 6]), junk=st.booleans(), premiums=st.booleans())
 def test_generator_equals_brute_force(seed: int, game: str, n: int, junk: bool, premiums: bool,
-                                      small_lex: Lexicon, small_words: set[str]) -> None:
+                                      small_lex: Lexicon, small_words: set[str], backend: str) -> None:
     rules, data = small_rules(game, n)
     pos = random_position(random.Random(seed), rules, small_lex, junk)
     board = format_board(rules, pos.cells)
@@ -70,7 +70,7 @@ def test_generator_equals_brute_force(seed: int, game: str, n: int, junk: bool, 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]))
-def test_every_generated_play_rescores_identically(seed: int, game: str, lex: Lexicon) -> None:
+def test_every_generated_play_rescores_identically(seed: int, game: str, lex: Lexicon, backend: str) -> None:
     rules = get_ruleset(game)
     rng = random.Random(seed)
     pos = random_position(rng, rules, lex, junk=False)
@@ -104,7 +104,7 @@ def transpose(board: list[str]) -> list[str]:
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]))
-def test_transposing_the_board_transposes_the_plays(seed: int, game: str, lex: Lexicon) -> None:
+def test_transposing_the_board_transposes_the_plays(seed: int, game: str, lex: Lexicon, backend: str) -> None:
     """Every game's layout is symmetric about the main diagonal, so scores must match."""
     rules = get_ruleset(game)
     rng = random.Random(seed)
@@ -171,7 +171,9 @@ def test_premiums_off_scores_face_value(game: str, lex: Lexicon) -> None:
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
        limit=st.sampled_from([1, 5, 20]))
-def test_best_first_top_n_equals_full_enumeration(seed: int, game: str, limit: int, lex: Lexicon) -> None:
+def test_best_first_top_n_equals_full_enumeration(seed: int, game: str, limit: int, lex: Lexicon,
+                                                  backend: str) -> None:
+    """Python: the anchor-bounded best-first search; compiled core: the top-N heap."""
     rules = get_ruleset(game)
     rng = random.Random(seed)
     base = random_position(rng, rules, lex, junk=False)

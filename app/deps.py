@@ -1,0 +1,50 @@
+"""Dependencies shared by the routers, as ``Annotated`` aliases.
+
+Trivial lookups are ``async def`` (no threadpool hop); anything that may compile a lexicon
+is a plain ``def`` and runs in the threadpool.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from engine import Lexicon, LexiconStore, Ruleset, get_ruleset
+
+from .settings import Settings
+
+
+async def app_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+async def lexicon_store(request: Request) -> LexiconStore:
+    store: LexiconStore = request.app.state.store
+    return store
+
+
+SettingsDep = Annotated[Settings, Depends(app_settings)]
+StoreDep = Annotated[LexiconStore, Depends(lexicon_store)]
+
+
+async def game_rules(game: str) -> Ruleset:
+    """The ruleset named in the path; an unknown game is a 404 (UnknownGameError)."""
+    return get_ruleset(game)
+
+
+RulesetDep = Annotated[Ruleset, Depends(game_rules)]
+
+
+def path_lexicon(name: str, store: StoreDep) -> Lexicon:
+    """The lexicon named in the path, compiled on first use (a plain def: runs in the threadpool)."""
+    return store.get(name)
+
+
+LexiconDep = Annotated[Lexicon, Depends(path_lexicon)]
+
+
+def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> Lexicon:
+    """The lexicon a request body names, or the configured default."""
+    return store.get(name or settings.default_lexicon)

@@ -1,0 +1,26 @@
+"""Liveness and readiness probes."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from ..deps import SettingsDep, StoreDep
+from ..errors import error_response
+from ..schemas import ErrorOut, Health, Ready
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", response_model=Health, summary="The process is alive")
+async def healthz() -> Health:
+    return Health(status="ok")
+
+
+@router.get("/readyz", response_model=Ready, summary="The default lexicon is loaded",
+            responses={503: {"model": ErrorOut}})
+async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSONResponse:
+    name = settings.default_lexicon
+    if not store.loaded(name):
+        return error_response(503, "not_ready", f"the default lexicon {name!r} is still loading")
+    return Ready(status="ready", lexicon=name, word_count=store.get(name).word_count)

@@ -1,0 +1,14 @@
+"""The per-process lexicon store, built from the settings."""
+
+from __future__ import annotations
+
+from engine import LexiconStore
+from engine.lexicons import SHIPPED_DIR
+
+from .settings import Settings
+
+
+def make_store(settings: Settings) -> LexiconStore:
+    """Lexicons by name: the shipped default plus every ``*.txt`` in ``settings.lexicon_dir``,
+    each compiled on first use (cached on disk in ``settings.cache_dir``) and then kept."""
+    return LexiconStore(settings.lexicon_dir, settings.cache_dir, settings.shipped_lexicon_dir or SHIPPED_DIR)

@@ -1,0 +1,204 @@
+"""The compiled move generator (engine._fastgen via engine.native) against the Python one.
+
+engine.movegen is the reference (it is checked against a brute force in test_generator.py);
+the C core must produce exactly the same plays with the same scores. Skipped as a whole only
+when the extension is not built (an install without a C compiler).
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import os
+import random
+import subprocess
+import sys
+from array import array
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+try:
+    import engine._fastgen  # noqa: F401
+except ImportError:  # pragma: no cover - only on installs without a compiler
+    pytest.skip("engine._fastgen is not built", allow_module_level=True)
+
+from conftest import SMALL_ALPHABET, small_rules
+from engine import Lexicon, get_ruleset, native, position
+from engine.board import parse_rack
+from engine.movegen import RawPlay, View, generate_view, views
+from engine.rules import Ruleset
+from engine.solver import Position, all_raw_plays
+from test_generator import generated, play_key, random_position
+
+ROOT = Path(__file__).resolve().parent.parent
+BLANKS = {"crossplay": [0, 1, 2, 3], "scrabble": [0, 1, 2], "wwf": [0, 1, 2]}
+
+
+def python_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int]) -> list[RawPlay]:
+    out: list[RawPlay] = []
+    generate_view(rules, lex, view, list(rack), lambda *play: out.append(play))  # type: ignore[arg-type]
+    return out
+
+
+def native_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> tuple[int, list[RawPlay]]:
+    count, plays = 0, []
+    for view in views(pos.rules, pos.cells, premiums):
+        c, p, _ = native.search(pos.rules, lex, view, list(pos.rack), -1, [])
+        count += c
+        plays += p
+    return count, plays
+
+
+def keyed(n: int, raws: list[RawPlay]) -> dict:
+    out: dict = {}
+    for raw in raws:
+        key = play_key(n, raw)
+        assert key not in out, f"play generated twice: {sorted(key)}"
+        out[key] = raw[0]
+    return out
+
+
+def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int, ...]) -> None:
+    rules, n = pos.rules, pos.rules.size
+    rack_before = list(pos.rack)
+    expected = generated(pos, lex, premiums)
+    count, plays = native_plays(pos, lex, premiums)
+    assert count == len(plays) == len(expected)
+    assert keyed(n, plays) == expected
+    # view by view: the very same tuples in the very same order
+    for view in views(rules, pos.cells, premiums):
+        py = python_view(rules, lex, view, pos.rack)
+        c, mine, scores = native.search(rules, lex, view, pos.rack, -1, [5, 7])
+        assert mine == py and c == len(py) and scores == [5, 7]
+        c0, none, _ = native.search(rules, lex, view, pos.rack, 0, [])
+        assert c0 == len(py) and none == []
+    assert pos.rack == rack_before
+    # keep=N across both views, the heap carried from the across view to the down view
+    all_scores = sorted(expected.values(), reverse=True)
+    for keep in keeps:
+        scores: list[int] = []
+        kept: list[RawPlay] = []
+        total = 0
+        for view in views(rules, pos.cells, premiums):
+            c, p, scores = native.search(rules, lex, view, pos.rack, keep, scores)
+            total += c
+            kept += p
+            assert len(scores) <= keep
+        assert total == len(expected)
+        assert sorted(scores, reverse=True) == all_scores[:keep]
+        got = keyed(n, kept)
+        assert all(expected[k] == v for k, v in got.items())
+        if all_scores:
+            cutoff = all_scores[min(keep, len(all_scores)) - 1]
+            top = {k for k, v in expected.items() if v >= cutoff}
+            assert top <= got.keys()
+
+
+def random_rack(rng: random.Random, game: str, alphabet: str, blanks: int) -> list[int]:
+    size = rng.randint(max(0, 1 - blanks), 7 - blanks if blanks < 2 else 3)
+    rack = "".join(rng.choice(alphabet) for _ in range(size)) + "?" * blanks
+    return parse_rack(get_ruleset(game), rack)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
+       junk=st.booleans(), premiums=st.booleans(), data=st.data())
+def test_native_equals_python_full_board(seed: int, game: str, junk: bool, premiums: bool,
+                                         data: st.DataObject, lex: Lexicon) -> None:
+    rules = get_ruleset(game)
+    rng = random.Random(seed)
+    base = random_position(rng, rules, lex, junk)
+    blanks = data.draw(st.sampled_from(BLANKS[game]), label="blanks")
+    rack = random_rack(rng, game, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", blanks)
+    check_position(Position(rules, base.cells, rack), lex, premiums, (1, 5, 20))
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
+       n=st.sampled_from([5, 6, 7]), junk=st.booleans(), data=st.data())
+def test_native_equals_python_small_board(seed: int, game: str, n: int, junk: bool,
+                                          data: st.DataObject, small_lex: Lexicon) -> None:
+    rules, _ = small_rules(game, n)
+    rng = random.Random(seed)
+    base = random_position(rng, rules, small_lex, junk)
+    blanks = data.draw(st.sampled_from(BLANKS[game]), label="blanks")
+    rack = random_rack(rng, game, SMALL_ALPHABET, blanks)
+    check_position(Position(rules, base.cells, rack), small_lex, True, (1, 3, 10))
+
+
+def test_bench_positions_counts_and_top_20(lex: Lexicon) -> None:
+    positions = json.loads((ROOT / "bench" / "positions.json").read_text())["positions"]
+    checked = 0
+    for p in positions:
+        rules = get_ruleset(p["game"])
+        if rules.stacking:
+            continue  # Upwords has its own generator (engine.upwords); the C core is not for it
+        checked += 1
+        pos = position(rules, p["board"], p["rack"])
+        raws = all_raw_plays(pos, lex)
+        count, plays = native_plays(pos, lex)
+        assert count == len(raws), p["id"]
+        assert heapq.nlargest(20, (r[0] for r in plays)) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
+        scores: list[int] = []
+        total = 0
+        for view in views(pos.rules, pos.cells):
+            c, _, scores = native.search(pos.rules, lex, view, pos.rack, 20, scores)
+            total += c
+        assert total == len(raws)
+        assert sorted(scores, reverse=True) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
+    assert checked
+
+
+def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
+    for game in ("crossplay", "scrabble", "wwf"):
+        rules = get_ruleset(game)
+        for rack in ("QUIXOTE", "", "?", "A?", "??"):
+            check_position(position(rules, None, rack), lex, True, (1, 7))
+
+
+def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
+    rules = get_ruleset("scrabble")
+    pos = position(rules, None, "RETAIN?")
+    view = views(rules, pos.cells)[0]
+    rack = array("i", pos.rack)
+    before = rack.tolist()
+    g = lex.gaddag
+    n = rules.size
+    count, plays, _ = engine._fastgen.generate(
+        n, bytes(view.cells), bytes(view.letter_mult), bytes(view.word_mult),
+        array("I", [(1 << 27) - 2] * (n * n)), array("i", [-1] * (n * n)),
+        array("i", rules.start), bytes(1 if i in rules.start else 0 for i in range(n * n)),
+        array("i", rules.values), rack, rules.rack_size, rules.bonus_points, False,
+        g.mask, g.first, g.child, g.root, -1, [],
+    )
+    assert rack.tolist() == before
+    assert count == len(plays) > 0
+
+
+def test_bad_arguments_raise(lex: Lexicon) -> None:
+    g = lex.gaddag
+    n = 5
+    args = [n, bytes(n * n), bytes([1] * n * n), bytes([1] * n * n), array("I", [0] * n * n),
+            array("i", [-1] * n * n), array("i", [12]), bytes(n * n), array("i", [0] * 27),
+            array("i", [1] * 27), 7, 50, False, g.mask, g.first, g.child, g.root, -1, []]
+    for i, bad in ((1, bytes(3)), (6, array("i", [99])), (1, bytes([30] * n * n)),
+                   (16, len(g.mask)), (18, [1, 2, 3])):
+        broken = list(args)
+        broken[i] = bad
+        if i == 18:
+            broken[17] = 2
+        with pytest.raises(ValueError):
+            engine._fastgen.generate(*broken)
+
+
+def test_pure_python_switch() -> None:
+    code = "from engine import native; print(native.available)"
+    env = dict(os.environ, WORDSOLVER_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "False", out.stderr
+    env["WORDSOLVER_PURE_PYTHON"] = ""
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
+    assert out.stdout.strip() == "True", out.stderr
