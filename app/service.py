@@ -152,14 +152,14 @@ def best_moves(
 # ----------------------------------------------------------------------------- one play
 
 
-def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn) -> ScoreOut:
+def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn, deadline: float | None = None) -> ScoreOut:
     pos = position(rules, req.board, req.rack or "", req.heights, plural_rule=req.plural_rule)
     m = req.move
     placements = placements_from_word(rules, pos.cells, m.row, m.col, m.direction, m.word)
     check = check_play(pos, lex, placements, req.premiums, use_rack=req.rack is not None)
     rank = best = total = None
     if req.rack is not None:
-        rank, best, total = rank_of(pos, lex, check.move, req.premiums)
+        rank, best, total = rank_of(pos, lex, check.move, req.premiums, deadline)
         if not check.valid:
             rank = None
     move = check.move

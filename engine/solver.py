@@ -471,9 +471,11 @@ def check_play(
     return PlayCheck(move, bd, words, invalid)
 
 
-def rank_of(pos: Position, lex: Lexicon, move: Move, premiums: bool = True) -> tuple[int | None, int | None, int]:
+def rank_of(
+    pos: Position, lex: Lexicon, move: Move, premiums: bool = True, deadline: float | None = None
+) -> tuple[int | None, int | None, int]:
     """(1-based rank of ``move`` among all legal plays or None, best score, number of plays)."""
-    raws = all_raw_plays(pos, lex, premiums)
+    raws = all_raw_plays(pos, lex, premiums, deadline)
     if not raws:
         return None, None, 0
     best = max(r[0] for r in raws)

@@ -43,7 +43,7 @@ def best_moves(rules: RulesetDep, req: MovesIn, store: StoreDep, settings: Setti
 @router.post("/{game}/score", response_model=ScoreOut, summary="Score (and rank) one described play")
 def score_play(rules: RulesetDep, req: ScoreIn, store: StoreDep, settings: SettingsDep) -> ScoreOut:
     lex = body_lexicon(store, settings, req.lexicon)
-    return service.score_play(rules, lex, req)
+    return service.score_play(rules, lex, req, settings.deadline())
 
 
 @router.post("/{game}/end", response_model=EndOut, summary="End-of-game rack adjustments")
