@@ -72,14 +72,13 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    import uvicorn
+    from .server import run
 
     # Compile the default lexicon once here if the cache lacks it, so N workers do not all
     # compile it at once; each worker then loads the cached file in its lifespan.
     print(f"loading lexicon {settings.default_lexicon!r} (compiled on the first run only)", file=sys.stderr)
     make_store(settings).get(settings.default_lexicon)
-    uvicorn.run(
-        "app.main:app",
+    run(
         host=args.host or settings.host,
         port=args.port if args.port is not None else settings.port,
         workers=args.workers or settings.workers,

@@ -28,6 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load  # noqa: E402
 from engine import breakdown, find_moves, get_ruleset, position  # noqa: E402
 from engine.lexicons import LexiconStore  # noqa: E402
 
@@ -110,51 +113,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def load(url: str, seconds: float, clients: int, bodies: list[dict]) -> dict:
-    import httpx  # noqa: PLC0415
-
-    latencies: list[float] = []
-    errors = 0
-    stop = time.perf_counter() + seconds
-
-    async def client(k: int) -> None:
-        nonlocal errors
-        async with httpx.AsyncClient(timeout=30) as c:
-            i = k
-            while time.perf_counter() < stop:
-                body = bodies[i % len(bodies)]
-                i += 1
-                t = time.perf_counter()
-                try:
-                    r = await c.post(f"{url}/v1/games/{body['game']}/moves", json=body["request"])
-                    ok = r.status_code == 200
-                except httpx.HTTPError:
-                    ok = False
-                latencies.append((time.perf_counter() - t) * 1000)
-                errors += not ok
-
-    t0 = time.perf_counter()
-    await asyncio.gather(*(client(k) for k in range(clients)))
-    wall = time.perf_counter() - t0
-    latencies.sort()
-    return {
-        "requests": len(latencies),
-        "errors": errors,
-        "rps": len(latencies) / wall,
-        "p50": latencies[len(latencies) // 2],
-        "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
-    }
-
-
 def http_suite(seconds: float, workers: int, clients: int) -> None:
     import httpx  # noqa: PLC0415
 
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env=env,
+    server = subprocess.Popen(  # the same start path as `wordsolver serve`
+        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--workers", str(workers)],
+        cwd=ROOT, env=dict(env, WORDSOLVER_LOG_LEVEL="warning"),
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -169,7 +136,7 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
         else:
             raise SystemExit("service did not become ready")
         mids = [p for p in POSITIONS if p["stage"] == "middle" and p["blanks"] == 0 and p["game"] != "upwords"]
-        bodies = [{"game": p["game"], "request": {"board": p["board"], "rack": p["rack"], "limit": 20}} for p in mids]
+        bodies = [{"board": p["board"], "rack": p["rack"], "limit": 20} for p in mids]
         # what HTTP adds: one client, sequential requests, against the engine alone
         from engine import default_lexicon  # noqa: PLC0415
 
@@ -186,12 +153,10 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
                     return [breakdown(pos, m).to_dict() for m in moves]
 
                 em, *_ = timed(eng, 15)
-                hm, *_ = timed(lambda: c.post(f"{url}/v1/games/{p['game']}/moves", json=b["request"]), 15)
+                hm, *_ = timed(lambda: c.post(f"{url}/v1/games/{p['game']}/moves", json=b), 15)
                 print(f"{p['id']:24} {em:10.1f} {hm:10.1f} {hm - em:8.1f}")
-        result = asyncio.run(load(url, seconds, clients, bodies))
-        print(f"\n{clients} concurrent clients for {seconds:.0f} s, no-blank mid-game positions: "
-              f"{result['requests']} requests, {result['errors']} errors, {result['rps']:.0f} req/s, "
-              f"p50 {result['p50']:.1f} ms, p99 {result['p99']:.1f} ms")
+        print(f"\nno-blank mid-game positions, {clients} concurrent clients:")
+        asyncio.run(load.run(url, mids, seconds, clients, timeout=60))
         try:
             out = subprocess.run(["ps", "-o", "rss=,args=", "--ppid", str(server.pid)], capture_output=True, text=True)
             for line in out.stdout.splitlines():
