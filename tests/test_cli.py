@@ -77,10 +77,20 @@ def test_best_reports_bad_input_with_exit_code_2(capsys: pytest.CaptureFixture[s
 
 def test_serve_starts_uvicorn_on_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict = {}
-    monkeypatch.setattr("uvicorn.run", lambda target, **kw: seen.update(target=target, **kw))
+    monkeypatch.setattr("app.server.run", lambda **kw: seen.update(**kw))
     assert cli.main(["serve", "--host", "0.0.0.0", "--port", "9001", "--workers", "3"]) == 0
-    assert seen["target"] == "app.main:app"
     assert (seen["host"], seen["port"], seen["workers"]) == ("0.0.0.0", 9001, 3)
+
+
+def test_serve_binds_a_tcp_socket_so_connections_get_nodelay() -> None:
+    """uvicorn's own multi-worker bind leaves proto 0 and asyncio then skips TCP_NODELAY."""
+    from app.server import _TcpConfig
+
+    sock = _TcpConfig("app.main:app", host="127.0.0.1", port=0, workers=2).bind_socket()
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()
 
 
 def test_compile_loads_the_default_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
