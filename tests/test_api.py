@@ -636,3 +636,44 @@ def test_solving_endpoints_run_in_the_threadpool() -> None:
     for fn in (games.best_moves, games.score_play, games.end_of_game, compare.compare, lexicons.check_words,
                lexicons.list_lexicons):
         assert not inspect.iscoroutinefunction(fn), fn.__name__
+
+
+# ----------------------------------------------------------------------------- Upwords through HTTP
+
+UP_BOARD = ["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5
+UP_HEIGHTS = ["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5
+
+
+def test_upwords_moves_carry_heights_and_flatness(client: TestClient) -> None:
+    body = moves(client, "upwords", board=UP_BOARD, heights=UP_HEIGHTS, rack="QUIZEAS", limit=5, count=True)
+    assert body["total_moves"] > 0 and len(body["moves"]) == 5
+    scores = [m["score"] for m in body["moves"]]
+    assert scores == sorted(scores, reverse=True)
+    for m in body["moves"]:
+        bd = m["breakdown"]
+        assert sum(w["score"] for w in bd["words"]) + bd["all_tiles_bonus"]["points"] == bd["total"] == m["score"]
+        for w in bd["words"]:
+            assert isinstance(w["flat"], bool) and all("height" in x for x in w["letters"])
+
+
+def test_upwords_score_stacked_play_and_rules_by_name(client: TestClient) -> None:
+    # B on the C of CAT (height 1): BAT with stacks 2, 2, 1 = 5
+    r = client.post("/v1/games/upwords/score", json={"board": UP_BOARD, "heights": UP_HEIGHTS,
+                                                     "move": {"row": 5, "col": 5, "direction": "across", "word": "BAT"}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["valid"] and body["score"] == 5
+    assert [x["height"] for x in body["breakdown"]["words"][0]["letters"]] == [2, 2, 1]
+    # CATS only pluralises CAT: refused by name, with the square
+    r = client.post("/v1/games/upwords/score", json={"board": UP_BOARD, "heights": UP_HEIGHTS,
+                                                     "move": {"row": 5, "col": 5, "direction": "across", "word": "CATS"}})
+    err = error(r, 422, "illegal_play")
+    assert "plural rule" in err["message"] and (err["details"]["row"], err["details"]["col"]) == (5, 8)
+    r = client.post("/v1/games/upwords/score", json={"board": UP_BOARD, "heights": UP_HEIGHTS, "plural_rule": False,
+                                                     "move": {"row": 5, "col": 5, "direction": "across", "word": "CATS"}})
+    assert r.status_code == 200 and r.json()["valid"]
+
+
+def test_upwords_first_play_must_cover_a_centre_square(client: TestClient) -> None:
+    r = client.post("/v1/games/upwords/score", json={"move": {"row": 1, "col": 1, "direction": "across", "word": "CAT"}})
+    assert "first play must cover the start square 5,5 or 5,6 or 6,5 or 6,6" in error(r, 422, "illegal_play")["message"]
