@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import load  # noqa: E402
+
 from engine import breakdown, find_moves, get_ruleset, position  # noqa: E402
 from engine.lexicons import LexiconStore  # noqa: E402
 
@@ -144,7 +145,7 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
         print(f"HTTP: uvicorn, {workers} workers, loopback\n")
         print(f"{'position':24} {'engine ms':>10} {'http ms':>10} {'added':>8}")
         with httpx.Client(timeout=30) as c:
-            for p, b in zip(mids, bodies):
+            for p, b in zip(mids, bodies, strict=True):
                 rules = get_ruleset(p["game"])
                 pos = position(rules, p["board"], p["rack"])
 

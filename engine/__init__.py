@@ -9,6 +9,7 @@ Pure Python, no web imports. Typical use::
 See ``engine.errors`` for the exception tree and ``engine.solver`` for the ranking order.
 """
 
+from .endgame import Adjustment, end_game
 from .errors import (
     EngineError,
     IllegalPlayError,
@@ -21,7 +22,6 @@ from .errors import (
     UnknownLexiconError,
 )
 from .lexicon import Lexicon, from_words, load_word_file
-from .endgame import Adjustment, end_game
 from .lexicons import LexiconStore, default_lexicon
 from .rules import GAMES, Ruleset, get_ruleset
 from .scoring import Breakdown, score_play

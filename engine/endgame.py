@@ -34,4 +34,4 @@ def end_game(rules: Ruleset, racks: list[str]) -> list[Adjustment]:
         adj = [-v for v in values]
         if len(out) == 1:
             adj[out[0]] = sum(values)
-    return [Adjustment(r, v, a) for r, v, a in zip(racks, values, adj)]
+    return [Adjustment(r, v, a) for r, v, a in zip(racks, values, adj, strict=True)]

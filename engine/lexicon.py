@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import subprocess
 import os
+import subprocess
 import sys
 from array import array
 from collections.abc import Iterable
@@ -181,7 +181,7 @@ def _minimal_automaton(strings: list[str]) -> Automaton:
     first = array("I", bytes(4 * len(finals)))
     longest = array("I", bytes(4 * len(finals)))
     child = array("I")
-    for sid, (final, edges) in enumerate(zip(finals, edges_of)):  # children come first
+    for sid, (final, edges) in enumerate(zip(finals, edges_of, strict=True)):  # children come first
         m = 1 if final else 0
         first[sid] = len(child)
         best = 0

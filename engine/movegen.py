@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import BLANK, EMPTY, LETTER_MASK
+from .board import BLANK, LETTER_MASK
 from .lexicon import SEP, Lexicon
 from .rules import Ruleset
 
@@ -312,7 +312,7 @@ def view_search(
         k = min(tiles, len(lms))
         lms.sort(reverse=True)
         crosses.sort(reverse=True)
-        best = (held + sum(v * m for v, m in zip(vals[:k], lms[:k]))) * wmul + sum(crosses[:k])
+        best = (held + sum(v * m for v, m in zip(vals[:k], lms[:k], strict=False))) * wmul + sum(crosses[:k])
         if tiles >= rack_size and len(lms) >= rack_size:
             best += bonus
         bounds.append((best, a))

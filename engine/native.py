@@ -19,7 +19,7 @@ from .movegen import RawPlay, View, anchors, cross_checks
 from .rules import Ruleset
 
 try:
-    from . import _fastgen
+    from . import _fastgen  # type: ignore[attr-defined]
 except ImportError:  # not built: the pure-Python generator is used
     _fastgen = None
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from . import native, upwords
 from .board import (
     BLANK,
     LETTER_MASK,
@@ -24,7 +25,6 @@ from .board import (
 )
 from .errors import IllegalPlayError, InvalidBoardError, TileCountError, TimeBudgetExceeded
 from .lexicon import Lexicon
-from . import native, upwords
 from .movegen import RawPlay, view_search, views
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text

@@ -168,13 +168,13 @@ def brute_force_plays(rules: dict, board: list[str], rack: str, words: set[str],
                             if len(segment) >= 2 and main not in words:
                                 continue
                             placed = {sq: (letter.lower() if blank else letter)
-                                      for sq, (letter, blank) in zip(empties, filling)}
+                                      for sq, (letter, blank) in zip(empties, filling, strict=True)}
                             after = {**tiles, **placed}
                             formed = _words_formed(after, placed)
                             if not formed or any(_spell(after, run) not in words for run in formed):
                                 continue
                             play: Play = frozenset((r, c, letter, blank)
-                                                   for (r, c), (letter, blank) in zip(empties, filling))
+                                                   for (r, c), (letter, blank) in zip(empties, filling, strict=True))
                             score = _score(rules, n, after, set(placed), premiums)
                             assert plays.get(play, score) == score, "same play scored twice differently"
                             plays[play] = score

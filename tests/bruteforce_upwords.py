@@ -211,7 +211,7 @@ def brute_force_upwords(board: list[str], heights: list[str], rack: str, words: 
                     if not _shape_ok(letters, hts, list(chosen), centre0, old_words):
                         continue
                     for tiles in orderings[k]:
-                        new = dict(zip(chosen, tiles))
+                        new = dict(zip(chosen, tiles, strict=True))
                         score = _letters_score(letters, hts, new, words, plural_rule)
                         if score is not None:
                             key = frozenset((r + 1, c + 1, ch) for (r, c), ch in new.items())

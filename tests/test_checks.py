@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine import (
@@ -19,8 +21,7 @@ from engine import (
     rank_of,
 )
 from engine.errors import RulesetError
-from engine.rules import parse_ruleset, RULESET_DIR
-import json
+from engine.rules import RULESET_DIR, parse_ruleset
 
 EMPTY = ["." * 15] * 15
 
@@ -181,6 +182,7 @@ def test_end_game_adjustments() -> None:
 
 def test_time_budget_gives_a_clear_error(lex: Lexicon) -> None:
     import time
+
     from engine import TimeBudgetExceeded, find_moves
     pos = position(get_ruleset("crossplay"), CAT, "ABC???")
     with pytest.raises(TimeBudgetExceeded, match="time budget"):

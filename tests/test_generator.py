@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from bruteforce import brute_force_plays
+from conftest import SMALL_ALPHABET, small_rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bruteforce import brute_force_plays
-from conftest import SMALL_ALPHABET, small_rules
 from engine import Lexicon, Ruleset, breakdown, get_ruleset, position, score_play
 from engine.board import BLANK, format_board, parse_rack
 from engine.movegen import RawPlay
@@ -147,8 +147,10 @@ def test_authoritative_scorer_matches_brute_force_on_a_full_board(lex: Lexicon) 
     rules = get_ruleset("scrabble")
     board = ["." * 15] * 6 + ["......CAT......", ".......RE......"] + ["." * 15] * 7
     pos = position(rules, board, "SEATING")
-    from bruteforce import brute_force_score
     import json
+
+    from bruteforce import brute_force_score
+
     from engine.rules import RULESET_DIR
     data = json.loads((RULESET_DIR / "scrabble.json").read_text())
     for raw in all_raw_plays(pos, lex)[:400]:

@@ -26,12 +26,13 @@ except ImportError:  # pragma: no cover - only on installs without a compiler
     pytest.skip("engine._fastgen is not built", allow_module_level=True)
 
 from conftest import SMALL_ALPHABET, small_rules
+from test_generator import generated, play_key, random_position
+
 from engine import Lexicon, get_ruleset, native, position
 from engine.board import parse_rack
 from engine.movegen import RawPlay, View, generate_view, views
 from engine.rules import Ruleset
 from engine.solver import Position, all_raw_plays
-from test_generator import generated, play_key, random_position
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = {"crossplay": [0, 1, 2, 3], "scrabble": [0, 1, 2], "wwf": [0, 1, 2]}

@@ -6,11 +6,20 @@ import random
 from dataclasses import replace
 
 import pytest
+from bruteforce_upwords import brute_force_upwords
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bruteforce_upwords import brute_force_upwords
-from engine import IllegalPlayError, Lexicon, check_play, find_moves, from_words, get_ruleset, placements_from_word, position
+from engine import (
+    IllegalPlayError,
+    Lexicon,
+    check_play,
+    find_moves,
+    from_words,
+    get_ruleset,
+    placements_from_word,
+    position,
+)
 from engine.board import format_board, parse_rack
 from engine.rules import Ruleset
 from engine.solver import Position, _raw_squares, all_raw_plays
