@@ -52,6 +52,18 @@ def views(rules: Ruleset, cells: list[int], premiums: bool = True) -> tuple[View
     )
 
 
+def vertical_run(n: int, cells: list[int], i: int) -> tuple[int, int]:
+    """The first and last squares of the run of tiles above and below square ``i``
+    (``i`` itself when it has no such neighbour)."""
+    top = i
+    while top >= n and cells[top - n]:
+        top -= n
+    bottom = i
+    while bottom < n * (n - 1) and cells[bottom + n]:
+        bottom += n
+    return top, bottom
+
+
 def cross_checks(view: View, lex: Lexicon, values: tuple[int, ...]) -> tuple[list[int], list[int]]:
     """Per square: allowed-letter mask for a tile placed there, and the perpendicular word's
     face value (-1 when the square has no perpendicular neighbour)."""
@@ -68,12 +80,7 @@ def cross_checks(view: View, lex: Lexicon, values: tuple[int, ...]) -> tuple[lis
         if not above and not below:
             masks[i] = ALL_LETTERS
             continue
-        top = i
-        while top >= n and cells[top - n]:
-            top -= n
-        bottom = i
-        while bottom < n * (n - 1) and cells[bottom + n]:
-            bottom += n
+        top, bottom = vertical_run(n, cells, i)
         prefix = [cells[j] & LETTER_MASK for j in range(top, i, n)]
         suffix = [cells[j] & LETTER_MASK for j in range(i + n, bottom + 1, n)]
         sums[i] = sum(0 if cells[j] & BLANK else values[cells[j]] for j in range(top, bottom + 1, n))

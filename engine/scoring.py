@@ -12,7 +12,7 @@ re-score every generated play here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .board import BLANK, LETTER_MASK
 from .rules import LETTERS, Ruleset
@@ -55,7 +55,6 @@ class Breakdown:
     all_tiles_bonus: Bonus
     total: int
     tiles_used: int = 0
-    extra: dict = field(default_factory=dict)
 
     def to_dict(self, stacking: bool = False) -> dict:
         """The API's breakdown shape (written out by hand: ``dataclasses.asdict`` costs ~10x)."""

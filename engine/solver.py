@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from . import native, upwords
@@ -491,7 +490,3 @@ def rank_of(
             me = materialise(pos.rules, pos.cells, r)
             return better + sum(1 for t in ties if t.sort_key() < me.sort_key()) + 1, best, len(raws)
     return None, best, len(raws)
-
-
-def iter_words(lex: Lexicon, words: Iterable[str]) -> list[tuple[str, bool]]:
-    return [(w, w.upper() in lex) for w in words]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from .board import LETTER_MASK
 from .errors import IllegalPlayError
 from .lexicon import Lexicon
+from .movegen import vertical_run
 from .rules import Ruleset
 
 Q, U, S = 17, 21, 19
@@ -62,12 +63,7 @@ def _cross_checks(n: int, cells: list[int], heights: list[int], lex: Lexicon) ->
         r = i // n
         if not ((r > 0 and cells[i - n]) or (r < n - 1 and cells[i + n])):
             continue
-        top = i
-        while top >= n and cells[top - n]:
-            top -= n
-        bottom = i
-        while bottom < n * (n - 1) and cells[bottom + n]:
-            bottom += n
+        top, bottom = vertical_run(n, cells, i)
         others = [j for j in range(top, bottom + 1, n) if j != i]
         prefix = [cells[j] for j in range(top, i, n)]
         suffix = [cells[j] for j in range(i + n, bottom + 1, n)]
