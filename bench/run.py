@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import load  # noqa: E402
 
-from engine import breakdown, find_moves, get_ruleset, position  # noqa: E402
+from engine import MoveFilter, breakdown, find_moves, get_ruleset, position  # noqa: E402
 from engine.lexicons import LexiconStore  # noqa: E402
 
 POSITIONS = json.loads((ROOT / "bench" / "positions.json").read_text())["positions"]
@@ -89,18 +89,21 @@ def engine_table(repeat: int) -> None:
         best = moves[0].score if moves else "-"
         print(f"{p['id']:24} {p['rack']:8} {tm:8.1f} ({tlo:6.1f}-{thi:6.1f}) {cm:8.1f} ({clo:6.1f}-{chi:6.1f})"
               f" {total:>7} {cm / tm:6.2f} {best}")
+    every = MoveFilter(min_length=5, contains="EST", no_blanks=False)
     patho = [
-        ("limit 1000 + breakdowns, crossplay-late-3b", "crossplay-late-3b", 1000),
-        ("limit 1000 + breakdowns, scrabble-early-2b", "scrabble-early-2b", 1000),
+        ("limit 1000 + breakdowns, crossplay-late-3b", "crossplay-late-3b", 1000, None),
+        ("limit 1000 + breakdowns, scrabble-early-2b", "scrabble-early-2b", 1000, None),
+        ("filters + count + limit 1000, crossplay-early-3b", "crossplay-early-3b", 1000, every),
+        ("filters + count + limit 1000, crossplay-middle-3b", "crossplay-middle-3b", 1000, every),
     ]
     print("\npathological requests")
-    for label, pid, limit in patho:
+    for label, pid, limit, flt in patho:
         p = next(x for x in POSITIONS if x["id"] == pid)
         rules = get_ruleset(p["game"])
         pos = position(rules, p["board"], p["rack"])
 
         def big():  # type: ignore[no-untyped-def]
-            moves = find_moves(pos, lex, limit=limit, count=False).moves
+            moves = find_moves(pos, lex, limit=limit, count=flt is not None, flt=flt).moves
             return [breakdown(pos, m).to_dict() for m in moves]
 
         m, lo, hi, out = timed(big, max(3, repeat // 2))

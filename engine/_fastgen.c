@@ -6,7 +6,14 @@
  * makes it faster, and tests/test_native.py checks the two against each other.
  *
  * generate(n, cells, lm, wm, xmask, xsum, anchors, is_anchor, values, rack, rack_size,
- *          bonus, down, gmask, gfirst, gchild, groot, keep, scores) -> (count, plays, scores)
+ *          bonus, down, gmask, gfirst, gchild, groot, keep, scores
+ *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
+ *
+ * The optional filters drop a play before it is counted or kept, exactly as
+ * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
+ * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any),
+ * or fewer of some letter in the main word than need[letter] (27 int32; a blank counts as
+ * the letter it stands for).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -43,6 +50,12 @@ typedef struct {
     const uint32_t *gchild;
     Py_ssize_t nstates;
     Py_ssize_t nedges;
+    /* filters */
+    int min_length;
+    int no_blanks;
+    int square;
+    int need[27];
+    int has_need;
     /* search state */
     int rack[27];
     uint32_t rack_bits;
@@ -175,12 +188,43 @@ static void emit(Gen *g, int total, int start, int end)
     Py_DECREF(play);
 }
 
+static int passes_filters(Gen *g, int start, int end)
+{
+    if (end - start < g->min_length)
+        return 0;
+    if (g->no_blanks)
+        for (int k = 0; k < g->nplaced; k++)
+            if (g->placed[k].code & BLANK)
+                return 0;
+    if (g->square >= 0) {
+        int hit = 0;
+        for (int k = 0; k < g->nplaced; k++)
+            hit |= g->placed[k].pos == g->square;
+        if (!hit)
+            return 0;
+    }
+    if (g->has_need) {
+        int have[27] = {0};
+        for (int i = start; i < end; i++)
+            if (g->cells[i])
+                have[g->cells[i] & LETTER_MASK]++;
+        for (int k = 0; k < g->nplaced; k++)
+            have[g->placed[k].code & LETTER_MASK]++;
+        for (int l = 1; l < 27; l++)
+            if (have[l] < g->need[l])
+                return 0;
+    }
+    return 1;
+}
+
 static void record(Gen *g, int start, int end, int total, int ntiles)
 {
     if (end - start < 2)
         return; /* a lone tile with no word this way: found in the other view */
     if (g->down && ntiles == 1 && g->xsum[g->placed[0].pos] >= 0)
         return; /* a lone tile forming words both ways: already found across */
+    if (!passes_filters(g, start, end))
+        return;
     if (ntiles == g->rack_size)
         total += g->bonus;
     g->count++;
@@ -374,11 +418,13 @@ static PyObject *generate(PyObject *self, PyObject *args)
     unsigned int groot;
     long keep;
     PyObject *scores;
+    int min_length = 0, no_blanks = 0, square = -1;
+    Py_buffer need = {0};
     Py_buffer cells = {0}, lm = {0}, wm = {0}, xmask = {0}, xsum = {0}, anchors = {0},
               is_anchor = {0}, values = {0}, rack = {0}, gmask = {0}, gfirst = {0},
               gchild = {0};
     Py_buffer *bufs[] = {&cells, &lm,   &wm,    &xmask, &xsum,  &anchors,
-                         &is_anchor, &values, &rack, &gmask, &gfirst, &gchild};
+                         &is_anchor, &values, &rack, &gmask, &gfirst, &gchild, &need};
     PyObject *result = NULL, *plays = NULL, *out_scores = NULL;
     Gen *g = NULL;
     (void)self;
@@ -386,10 +432,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
     const int32_t *rk, *anc;
     int gc_was_enabled = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*y*y*y*iipy*y*y*IlO!:generate", &n, &cells, &lm,
-                          &wm, &xmask, &xsum, &anchors, &is_anchor, &values, &rack, &rack_size,
-                          &bonus, &down, &gmask, &gfirst, &gchild, &groot, &keep, &PyList_Type,
-                          &scores))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*y*y*y*iipy*y*y*IlO!|ipiy*:generate", &n, &cells,
+                          &lm, &wm, &xmask, &xsum, &anchors, &is_anchor, &values, &rack,
+                          &rack_size, &bonus, &down, &gmask, &gfirst, &gchild, &groot, &keep,
+                          &PyList_Type, &scores, &min_length, &no_blanks, &square, &need))
         return NULL;
 
     if (n < 1 || n > MAX_N) {
@@ -440,6 +486,15 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->nstates = nstates;
     g->nedges = gchild.len / 4;
     g->keep = keep;
+    g->min_length = min_length;
+    g->no_blanks = no_blanks;
+    g->square = square < nn ? square : -1;
+    if (need.obj && need.len) {
+        if (!need_len("need", &need, 27, 4))
+            goto done;
+        memcpy(g->need, need.buf, sizeof g->need);
+        g->has_need = 1;
+    }
 
     for (Py_ssize_t i = 0; i < nn; i++) {
         int code = g->cells[i];

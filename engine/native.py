@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import os
 from array import array
+from typing import TYPE_CHECKING
 
 from .lexicon import Lexicon
 from .movegen import RawPlay, View, anchors, cross_checks
 from .rules import Ruleset
+
+if TYPE_CHECKING:
+    from .solver import MoveFilter
 
 try:
     from . import _fastgen  # type: ignore[attr-defined]
@@ -47,14 +51,21 @@ def _mult(mult: tuple[int, ...]) -> bytes:
 
 
 def search(
-    rules: Ruleset, lex: Lexicon, view: View, rack: list[int], keep: int, scores: list[int]
+    rules: Ruleset,
+    lex: Lexicon,
+    view: View,
+    rack: list[int],
+    keep: int,
+    scores: list[int],
+    flt: MoveFilter | None = None,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays whose main word runs across ``view``: (number of plays, plays, scores).
 
     ``keep``: -1 returns every play; 0 none (count only); N > 0 keeps a min-heap of the best N
     scores, seeded with ``scores`` (at most N, carried over from another view), and returns
     every play found while the heap is not full and, once it is, every play scoring at least
-    its minimum; the returned scores are the heap's contents. The count is of all plays.
+    its minimum; the returned scores are the heap's contents. The count is of all plays that
+    pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
     """
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
@@ -85,4 +96,20 @@ def search(
         g.root,
         keep,
         list(scores),
+        *_filter_args(view, flt),
     )
+
+
+def _filter_args(view: View, flt: MoveFilter | None) -> tuple:
+    if flt is None or not flt.active():
+        return ()
+    n = view.n
+    square = -1
+    if flt.square is not None:
+        r, c = flt.square[0] - 1, flt.square[1] - 1
+        square = c * n + r if view.down else r * n + c
+    need = array("i", [0] * 27)
+    for ch in flt.contains.upper():
+        if "A" <= ch <= "Z":
+            need[ord(ch) - 64] += 1
+    return (flt.min_length, flt.no_blanks, square, need if any(need) else b"")

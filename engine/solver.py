@@ -195,16 +195,22 @@ def all_raw_plays(
 
 
 def _native_plays(
-    pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None
+    pos: Position,
+    lex: Lexicon,
+    premiums: bool,
+    keep: int,
+    deadline: float | None,
+    flt: MoveFilter | None = None,
 ) -> tuple[int, list[RawPlay]]:
-    """The compiled generator over both views: (number of plays, plays). With keep = N > 0
-    the plays returned include every play that ranks in the top N (ties included)."""
+    """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
+    With keep = N > 0 the plays returned include every play that ranks in the top N (ties
+    included)."""
     total = 0
     found: list[RawPlay] = []
     scores: list[int] = []
     for view in views(pos.rules, pos.cells, premiums):
         _check_deadline(deadline)
-        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores)
+        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores, flt)
         total += count
         found += plays
     if keep > 0 and len(scores) == keep:
@@ -232,10 +238,11 @@ def find_moves(
     TimeBudgetExceeded when passed.
     """
     filtered = flt is not None and flt.active()
-    if native.available and not filtered and not pos.rules.stacking and limit > 0:
-        # the compiled generator enumerates everything faster than Python prunes; it counts
-        # every play and hands back only those that can rank in the top ``limit``
-        total, raws = _native_plays(pos, lex, premiums, limit, deadline)
+    if native.available and not pos.rules.stacking and limit > 0:
+        # the compiled generator enumerates everything faster than Python prunes; it applies
+        # the filters, counts every play that passes, and hands back only those that can rank
+        # in the top ``limit``
+        total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None)
         return Result(top_moves(pos, raws, limit), total if count else None)
     if count or filtered or pos.rules.stacking:
         raws = all_raw_plays(pos, lex, premiums, deadline)

@@ -185,3 +185,28 @@ def test_best_first_top_n_equals_full_enumeration(seed: int, game: str, limit: i
     full = find_moves(pos, lex, limit=limit, count=True)
     assert pruned.total is None and full.total is not None
     assert pruned.moves == full.moves
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
+       min_length=st.sampled_from([0, 0, 3, 5]), contains=st.sampled_from(["", "", "E", "ST", "AEE", "QZ"]),
+       no_blanks=st.booleans(), square=st.sampled_from([None, None, (8, 8), (7, 9), (9, 6)]))
+def test_filters_agree_between_python_and_the_compiled_core(
+    seed: int, game: str, min_length: int, contains: str, no_blanks: bool, square: tuple[int, int] | None,
+    lex: Lexicon, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from engine import MoveFilter, native
+
+    if native._fastgen is None:
+        pytest.skip("the compiled core (engine._fastgen) is not built on this machine")
+    rules = get_ruleset(game)
+    rng = random.Random(seed)
+    base = random_position(rng, rules, lex, junk=False)
+    rack = "".join(rng.choice("AEIOURSTLNDGCMPXZQ") for _ in range(rng.randint(2, 6))) + "?" * rng.choice([0, 1])
+    pos = Position(rules, base.cells, parse_rack(rules, rack))
+    flt = MoveFilter(min_length=min_length, contains=contains, square=square, no_blanks=no_blanks)
+    results = []
+    for compiled in (False, True):
+        monkeypatch.setattr(native, "available", compiled)
+        results.append(find_moves(pos, lex, limit=15, flt=flt, count=True))
+    assert results[0] == results[1]
