@@ -36,7 +36,6 @@ from .schemas import (
     GameSummary,
     LexiconOut,
     MoveFilters,
-    MoveOut,
     MovesIn,
     MovesOut,
     ScoreIn,
@@ -116,37 +115,50 @@ def tiles_out(move: Move) -> list[TileOut]:
     return [TileOut(row=t.row, col=t.col, letter=t.letter if not t.blank else t.letter.lower(), blank=t.blank) for t in move.tiles]
 
 
-def move_out(pos: Position, move: Move, rack: str, premiums: bool) -> MoveOut:
-    return MoveOut(
-        row=move.row,
-        col=move.col,
-        direction=move.direction,  # type: ignore[arg-type]
-        word=move.word,
-        notation=move.notation,
-        score=move.score,
-        tiles_used=move.tiles_used,
-        tiles=tiles_out(move),
-        leave=leave(rack, move),
-        breakdown=breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking),
-    )
+def move_payload(pos: Position, move: Move, rack: str, premiums: bool) -> dict:
+    """One play in the API's shape (MoveOut), as plain data: the moves answer is the hot path,
+    so it is serialized straight to JSON rather than through pydantic models."""
+    return {
+        "row": move.row,
+        "col": move.col,
+        "direction": move.direction,
+        "word": move.word,
+        "notation": move.notation,
+        "score": move.score,
+        "tiles_used": move.tiles_used,
+        "tiles": [
+            {"row": t.row, "col": t.col, "letter": t.letter.lower() if t.blank else t.letter, "blank": t.blank}
+            for t in move.tiles
+        ],
+        "leave": leave(rack, move),
+        "breakdown": breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking),
+    }
 
 
-def best_moves(
+def best_moves_payload(
     rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int, deadline: float | None = None
-) -> MovesOut:
-    """The ranked plays; ``deadline`` (``time.monotonic()``) bounds the search time."""
+) -> dict:
+    """The ranked plays in the shape of MovesOut; ``deadline`` (``time.monotonic()``) bounds
+    the search time."""
     pos = position(rules, req.board, req.rack, req.heights, plural_rule=req.plural_rule)
     flt = move_filter(rules, req.filters)
     limit = req.limit or default_limit
     result = find_moves(
         pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
     )
-    return MovesOut(
-        game=rules.name,
-        lexicon=lex.name,
-        total_moves=result.total if req.count else None,
-        moves=[move_out(pos, m, req.rack, req.premiums) for m in result.moves],
-    )
+    return {
+        "game": rules.name,
+        "lexicon": lex.name,
+        "total_moves": result.total if req.count else None,
+        "moves": [move_payload(pos, m, req.rack, req.premiums) for m in result.moves],
+    }
+
+
+def best_moves(
+    rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int, deadline: float | None = None
+) -> MovesOut:
+    """The ranked plays as a validated model (the CLI; tests check the two agree)."""
+    return MovesOut.model_validate(best_moves_payload(rules, lex, req, default_limit, deadline))
 
 
 # ----------------------------------------------------------------------------- one play

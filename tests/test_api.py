@@ -390,7 +390,7 @@ def test_unexpected_exception_is_a_json_500_without_traceback(settings: Settings
     def boom(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr(app.service, "best_moves", boom)
+    monkeypatch.setattr(app.service, "best_moves_payload", boom)
     with TestClient(create_app(settings), raise_server_exceptions=False) as c:
         r = c.post("/v1/games/crossplay/moves", json={"rack": "QI"})
     error(r, 500, "internal_error")
@@ -677,3 +677,16 @@ def test_upwords_score_stacked_play_and_rules_by_name(client: TestClient) -> Non
 def test_upwords_first_play_must_cover_a_centre_square(client: TestClient) -> None:
     r = client.post("/v1/games/upwords/score", json={"move": {"row": 1, "col": 1, "direction": "across", "word": "CAT"}})
     assert "first play must cover the start square 5,5 or 5,6 or 6,5 or 6,6" in error(r, 422, "illegal_play")["message"]
+
+
+def test_moves_answers_match_the_documented_schema(client: TestClient) -> None:
+    """The moves route writes plain data straight to JSON; it must still be a valid MovesOut."""
+    from app.schemas import MovesOut
+
+    for game, body in (
+        ("crossplay", {"rack": "QUIXOTE", "limit": 5, "count": True}),
+        ("scrabble", {"board": MIDGAME, "rack": "ES?", "limit": 30}),
+        ("upwords", {"board": UP_BOARD, "heights": UP_HEIGHTS, "rack": "QUIZEAS", "limit": 5}),
+    ):
+        answer = moves(client, game, **body)
+        assert MovesOut.model_validate(answer).model_dump(mode="json") == answer

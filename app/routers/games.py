@@ -6,6 +6,7 @@ never blocks the event loop; worker processes spread requests over the cores.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import APIRouter, Response
@@ -37,10 +38,11 @@ def get_game(rules: RulesetDep) -> GameOut:
 @router.post("/{game}/moves", response_model=MovesOut, summary="The best plays for a board and rack")
 def best_moves(rules: RulesetDep, req: MovesIn, store: StoreDep, settings: SettingsDep) -> Response:
     lex = body_lexicon(store, settings, req.lexicon)
-    out = service.best_moves(rules, lex, req, settings.default_limit, settings.deadline())
-    # The hot path: pydantic's own serializer, not FastAPI's re-validation and json.dumps
-    # (about 1 ms less per 20-play answer). The schema above still documents the shape.
-    return Response(out.model_dump_json(), media_type="application/json")
+    out = service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline())
+    # The hot path: plain data straight to JSON, not pydantic models re-validated by FastAPI
+    # (about 0.6 ms less per 20-play answer); MovesOut above still documents the shape, and
+    # a test checks every answer against it.
+    return Response(json.dumps(out, separators=(",", ":")), media_type="application/json")
 
 
 @router.post("/{game}/score", response_model=ScoreOut, summary="Score (and rank) one described play")
