@@ -72,13 +72,6 @@ def parse_board(rules: Ruleset, rows: list[str] | None) -> list[int]:
 
 def parse_rack(rules: Ruleset, rack: str) -> list[int]:
     """Parse a rack (letters, ``?`` for a blank) into a count array indexed by code."""
-    if len(rack) > rules.rack_size:
-        raise InvalidRackError(
-            f"rack {rack!r} has {len(rack)} tiles; {rules.name} racks hold {rules.rack_size}",
-            rack=rack,
-            length=len(rack),
-            expected=rules.rack_size,
-        )
     counts = [0] * 27
     for i, ch in enumerate(rack, start=1):
         if ch == "?" and rules.blanks:
@@ -92,6 +85,13 @@ def parse_rack(rules: Ruleset, rack: str) -> list[int]:
                 position=i,
                 letter=ch,
             )
+    if len(rack) > rules.rack_size:  # after the characters, so a typo is named as such
+        raise InvalidRackError(
+            f"rack {rack!r} has {len(rack)} tiles; {rules.name} racks hold {rules.rack_size}",
+            rack=rack,
+            length=len(rack),
+            expected=rules.rack_size,
+        )
     if counts[0] > rules.blanks:
         raise InvalidRackError(
             f"rack has {counts[0]} blanks; {rules.name} has only {rules.blanks}",

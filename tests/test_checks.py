@@ -187,3 +187,9 @@ def test_time_budget_gives_a_clear_error(lex: Lexicon) -> None:
     pos = position(get_ruleset("crossplay"), CAT, "ABC???")
     with pytest.raises(TimeBudgetExceeded, match="time budget"):
         find_moves(pos, lex, limit=20, count=True, deadline=time.monotonic() - 1)
+
+
+def test_a_bad_character_is_named_before_the_rack_length() -> None:
+    with pytest.raises(InvalidRackError, match="rack position 8: unexpected character '!'") as e:
+        position(get_ruleset("crossplay"), None, "QUIXOTE!")
+    assert e.value.details == {"position": 8, "letter": "!"}

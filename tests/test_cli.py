@@ -67,7 +67,7 @@ def test_best_json_is_the_api_response(board_file: Path, capsys: pytest.CaptureF
 
 def test_best_reports_bad_input_with_exit_code_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["best", "--rack", "QUIXOTE1"]) == 2
-    assert capsys.readouterr().err.strip() == "error: rack 'QUIXOTE1' has 8 tiles; crossplay racks hold 7"
+    assert capsys.readouterr().err.strip() == "error: rack position 8: unexpected character '1' (use a letter or '?' for a blank)"
     assert cli.main(["best", "--rack", "QI", "--limit", "0"]) == 2
     assert "limit" in capsys.readouterr().err
     assert cli.main(["best", "--rack", "QI", "--game", "chess"]) == 2
