@@ -230,12 +230,13 @@ def find_moves(
 ) -> Result:
     """The best ``limit`` plays, ranked, and (when ``count``) the number of legal plays.
 
-    Without ``count`` the search is best-first: anchors are visited in order of an upper
-    bound of their plays' scores and the search stops when no bound left can reach the
-    ``limit``-th best score found (ties included, so the ranking is exactly the full one's).
-    Filters need every play's details, so a filtered search enumerates everything; so does
-    Upwords, whose plays are few. ``deadline`` (``time.monotonic()``) raises
-    TimeBudgetExceeded when passed.
+    With the compiled core (engine.native) every play is enumerated in C, filters applied
+    there, and only plays that can reach the top ``limit`` come back to Python. Without it,
+    a search without ``count`` is best-first: anchors are visited in order of an upper bound
+    of their plays' scores and the search stops when no bound left can reach the
+    ``limit``-th best score found (ties included, so the ranking is exactly the full one's);
+    a filtered or counted search enumerates everything, and so does Upwords, whose plays
+    are few. ``deadline`` (``time.monotonic()``) raises TimeBudgetExceeded when passed.
     """
     filtered = flt is not None and flt.active()
     if native.available and not pos.rules.stacking and limit > 0:
