@@ -36,22 +36,28 @@ def column_letter(col: int) -> str:
     return LETTERS[col - 1]
 
 
+def _check_shape(rules: Ruleset, rows: list[str], what: str) -> None:
+    """The grid is ``size`` strings of ``size`` characters, or an error naming the row."""
+    n = rules.size
+    if len(rows) != n:
+        raise InvalidBoardError(f"{what} has {len(rows)} rows; {rules.name} needs {n}", rows=len(rows), expected=n)
+    for r, row in enumerate(rows, start=1):
+        if not isinstance(row, str) or len(row) != n:
+            got = len(row) if isinstance(row, str) else type(row).__name__
+            prefix = "row" if what == "board" else f"{what} row"
+            raise InvalidBoardError(
+                f"{prefix} {r} has {got} squares; {rules.name} needs {n}", row=r, length=got, expected=n
+            )
+
+
 def parse_board(rules: Ruleset, rows: list[str] | None) -> list[int]:
     """Parse board text into a flat row-major list of codes; ``None`` means an empty board."""
     n = rules.size
     if rows is None:
         return [EMPTY] * (n * n)
-    if len(rows) != n:
-        raise InvalidBoardError(
-            f"board has {len(rows)} rows; {rules.name} needs {n}", rows=len(rows), expected=n
-        )
+    _check_shape(rules, rows, "board")
     cells: list[int] = []
     for r, row in enumerate(rows, start=1):
-        if not isinstance(row, str) or len(row) != n:
-            got = len(row) if isinstance(row, str) else type(row).__name__
-            raise InvalidBoardError(
-                f"row {r} has {got} squares; {rules.name} needs {n}", row=r, length=got, expected=n
-            )
         for c, ch in enumerate(row, start=1):
             if ch == ".":
                 cells.append(EMPTY)
@@ -132,17 +138,9 @@ def parse_heights(rules: Ruleset, rows: list[str] | None, cells: list[int]) -> l
     n = rules.size
     if rows is None:
         return [1 if code else 0 for code in cells]
-    if len(rows) != n:
-        raise InvalidBoardError(
-            f"heights has {len(rows)} rows; {rules.name} needs {n}", rows=len(rows), expected=n
-        )
+    _check_shape(rules, rows, "heights")
     heights: list[int] = []
     for r, row in enumerate(rows, start=1):
-        if not isinstance(row, str) or len(row) != n:
-            got = len(row) if isinstance(row, str) else type(row).__name__
-            raise InvalidBoardError(
-                f"heights row {r} has {got} squares; {rules.name} needs {n}", row=r, length=got, expected=n
-            )
         for c, ch in enumerate(row, start=1):
             if not ("0" <= ch <= "9") or int(ch) > rules.max_height:
                 raise InvalidBoardError(
