@@ -1,6 +1,6 @@
 """Move generation for the Scrabble family (GADDAG, anchors and cross-checks).
 
-One path for both directions: :func:`generate` runs the across generator on the board and
+One path for both directions: the across generator (:func:`view_search`) runs on the board and
 again on its transpose (a :class:`View`), mapping the down plays back. Every square of a view
 carries a cross-check (a bitmask of the letters allowed there, bit ``L`` for letter code
 ``L``) and the face value of the perpendicular tiles it would join, so a play's score is
