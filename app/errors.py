@@ -12,8 +12,9 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine import (
@@ -22,6 +23,8 @@ from engine import (
     UnknownGameError,
     UnknownLexiconError,
 )
+
+from .responses import JSON
 
 log = logging.getLogger("wordsolver")
 
@@ -32,14 +35,21 @@ class InvalidFilterError(EngineError):
     code = "invalid_filter"
 
 
+class RequestError(EngineError):
+    """A request that is well-formed JSON of the right types but asks for something
+    contradictory (e.g. a play given both as fields and as notation)."""
+
+    code = "invalid_request"
+
+
 def error_body(exc: EngineError) -> dict[str, Any]:
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
+                   headers: dict[str, str] | None = None) -> JSON:
     body = {"error": {"code": code, "message": message, "details": details or {}}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSON(body, status_code=status, headers=headers)
 
 
 def engine_status(exc: EngineError) -> int:
@@ -50,12 +60,12 @@ def engine_status(exc: EngineError) -> int:
     return 422
 
 
-async def engine_error(request: Request, exc: Exception) -> JSONResponse:
+async def engine_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, EngineError)
     status = engine_status(exc)
     if status >= 500:
         log.error("engine error %s: %s", exc.code, exc.message)
-    return JSONResponse({"error": error_body(exc)}, status_code=status)
+    return JSON({"error": error_body(exc)}, status_code=status)
 
 
 def _where(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -74,7 +84,7 @@ def _is_json(request: Request) -> bool:
     return ctype == "application/json" or ctype.endswith("+json")
 
 
-async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+async def validation_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, RequestValidationError)
     errors: list[dict[str, Any]] = [dict(e) for e in exc.errors()]
     first: dict[str, Any] = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
@@ -105,7 +115,7 @@ HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 4
               415: "unsupported_media_type"}
 
 
-async def http_error(request: Request, exc: Exception) -> JSONResponse:
+async def http_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, StarletteHTTPException)
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
@@ -120,7 +130,7 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(exc.status_code, code, message, {}, headers=getattr(exc, "headers", None))
 
 
-async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+async def unexpected_error(request: Request, exc: Exception) -> JSON:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return error_response(500, "internal_error", "the server failed to answer this request; it has been logged")
 
@@ -183,3 +193,38 @@ class BodySizeLimit:
             {"max_bytes": self.max_bytes}, headers={"Connection": "close"},
         )
         await response(scope, receive, send)
+
+
+class JsonCORSMiddleware(CORSMiddleware):
+    """Starlette's CORS handling, with a refused preflight answered in the error envelope
+    (Starlette answers it in plain text) so a front end can show what is wrong."""
+
+    def preflight_response(self, request_headers: Any) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code < 400:
+            return response
+        reason = bytes(response.body).decode(errors="replace")
+        origin = request_headers.get("origin")
+        headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
+        return error_response(
+            400, "cors_refused",
+            f"CORS preflight refused ({reason}); the service allows origins listed in WORDSOLVER_CORS_ORIGINS",
+            {"origin": origin, "method": request_headers.get("access-control-request-method")},
+            headers=headers,
+        )
+
+
+class StripTrailingSlash:
+    """``/v1/games/`` is answered as ``/v1/games`` (no redirect a client must follow)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = scope["path"]
+            if len(path) > 1 and path.endswith("/"):
+                scope = dict(scope, path=path.rstrip("/") or "/")
+                if scope.get("raw_path"):
+                    scope["raw_path"] = scope["raw_path"].rstrip(b"/") or b"/"
+        await self.app(scope, receive, send)
