@@ -4,6 +4,7 @@ own validation-error shape (which the service never sends) out of the document."
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from fastapi import FastAPI
@@ -82,6 +83,39 @@ VERIFY_EXAMPLES = examples(
 )
 
 
+def _refs(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
+        return found.union(*(_refs(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_refs(v) for v in node))
+    return set()
+
+
+def _defaults_to_descriptions(doc: dict[str, Any]) -> None:
+    """Request properties keep their default in words, not as a ``default`` keyword.
+
+    openapi-typescript (7.x, default options) reads a property with a ``default`` as always
+    present, so a generated client would have to send every optional field; in a request the
+    default is what the server assumes when the field is left out, so it is stated in the
+    description instead."""
+    schemas = doc.get("components", {}).get("schemas", {})
+    todo = set().union(*(_refs(op.get("requestBody", {})) for path in doc.get("paths", {}).values()
+                         for op in path.values()))
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in schemas:
+            continue
+        seen.add(name)
+        todo |= _refs(schemas[name])
+        for prop in schemas[name].get("properties", {}).values():
+            if "default" in prop:
+                default = prop.pop("default")
+                words = "Default: " + json.dumps(default) + "."
+                prop["description"] = f"{prop.get('description', '').rstrip()} {words}".strip()
+
+
 def install_openapi(app: FastAPI) -> None:
     """Generate the document once, without the framework's HTTPValidationError shape: every
     operation documents the service's own 422 (the error envelope) instead."""
@@ -100,6 +134,7 @@ def install_openapi(app: FastAPI) -> None:
         schemas = doc.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             schemas.pop(name, None)
+        _defaults_to_descriptions(doc)
         app.openapi_schema = doc
         return doc
 
