@@ -15,7 +15,6 @@ from pathlib import Path
 
 import httpx
 import pytest
-
 from test_server import server  # noqa: F401  (the live-service fixture)
 
 HERE = Path(__file__).resolve().parent / "ts_client"
