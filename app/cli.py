@@ -211,12 +211,12 @@ def cmd_healthcheck(args: argparse.Namespace, settings: Settings) -> int:
         return 1
 
 
-def square(text: str) -> tuple[int, int]:
+def square(text: str) -> list[int]:
     try:
         r, c = (int(v) for v in text.replace(",", " ").split())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected ROW,COL, got {text!r}") from None
-    return r, c
+    return [r, c]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -47,7 +47,10 @@ async def game_rules(game: GamePath) -> Ruleset:
 RulesetDep = Annotated[Ruleset, Depends(game_rules)]
 
 
-def path_lexicon(name: str, store: StoreDep) -> Lexicon:
+LexiconPath = Annotated[str, Path(max_length=100, description="A lexicon name (GET /v1/lexicons).")]
+
+
+def path_lexicon(name: LexiconPath, store: StoreDep) -> Lexicon:
     """The lexicon named in the path, compiled on first use (a plain def: runs in the threadpool)."""
     return store.get(name)
 

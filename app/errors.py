@@ -7,6 +7,7 @@ oversized bodies). Unexpected exceptions become a bare JSON 500, never a traceba
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
@@ -122,9 +123,10 @@ async def http_error(request: Request, exc: Exception) -> JSON:
         # FastAPI's answer when json.loads fails other than by syntax (bad UTF-8, deep nesting)
         return error_response(400, "malformed_json", "the body could not be read as JSON (invalid UTF-8 or too deeply nested)")
     if exc.status_code == 404 and exc.detail == "Not Found":
-        message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+        path = request.url.path
+        message = f"no such endpoint: {request.method} {path[:200] + ('…' if len(path) > 200 else '')} (see /docs)"
     elif exc.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path}"
+        message = f"{request.method} is not allowed on {request.url.path[:200]}"
     else:
         message = str(exc.detail)
     return error_response(exc.status_code, code, message, {}, headers=getattr(exc, "headers", None))
@@ -132,7 +134,8 @@ async def http_error(request: Request, exc: Exception) -> JSON:
 
 async def unexpected_error(request: Request, exc: Exception) -> JSON:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
-    return error_response(500, "internal_error", "the server failed to answer this request; it has been logged")
+    return error_response(500, "internal_error", "the server failed to answer this request; it has been logged",
+                          headers={"Connection": "close"})
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -140,6 +143,31 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(Exception, unexpected_error)
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def duplicate_key(body: bytes) -> str | None:
+    """The first key that appears twice in one JSON object of ``body`` (JSON itself keeps the
+    last silently), or None; a body that is not JSON is left to the framework's own message."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise _Duplicate(k[:100])
+            out[k] = v
+        return out
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except _Duplicate as dup:
+        return str(dup)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 class BodySizeLimit:
@@ -158,6 +186,14 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
+        encoding = headers.get(b"content-encoding", b"").strip().lower()
+        if encoding not in (b"", b"identity"):
+            await error_response(
+                415, "unsupported_media_type",
+                f"send the body uncompressed: Content-Encoding {encoding.decode(errors='replace')[:40]!r} is not accepted",
+                {"content_encoding": encoding.decode(errors="replace")[:40]},
+            )(scope, receive, send)
+            return
         declared = headers.get(b"content-length")
         if declared is not None:
             try:
@@ -181,6 +217,15 @@ class BodySizeLimit:
                 return
             if not message.get("more_body", False):
                 break
+
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        key = duplicate_key(body) if body else None
+        if key is not None:
+            await error_response(
+                422, "invalid_request", f"{key}: the key appears more than once in the body",
+                {"field": key, "errors": [{"field": key, "message": "duplicate key", "type": "duplicate_key"}]},
+            )(scope, receive, send)
+            return
 
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()

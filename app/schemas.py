@@ -30,8 +30,12 @@ HEIGHTS_DOC = "Stacking games (Upwords) only: one string of digits 0-5 per row; 
 
 
 class RequestModel(BaseModel):
-    # Unknown fields are refused so a misspelt option ("limt") is not silently ignored.
-    model_config = ConfigDict(extra="forbid")
+    # Unknown fields are refused so a misspelt option ("limt") is not silently ignored, and
+    # values are taken as sent: "5" is not a number, true is not 1, "no" is not false.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Square = Annotated[list[int], Field(min_length=2, max_length=2)]
 
 
 GameName = Literal["crossplay", "scrabble", "wwf", "upwords"]
@@ -202,7 +206,7 @@ class MoveFilters(RequestModel):
         pattern=r"^[A-Za-z]*$",
         description="Letters the main word must contain, with multiplicity (case-insensitive).",
     )
-    square: tuple[int, int] | None = Field(default=None, description="[row, col] (1-indexed) a new tile must cover.")
+    square: Square | None = Field(default=None, description="[row, col] (1-indexed) a new tile must cover.")
     no_blanks: bool = Field(default=False, description="Only plays that use no blank.")
 
 

@@ -395,6 +395,7 @@ def test_unexpected_exception_is_a_json_500_without_traceback(settings: Settings
         r = c.post("/v1/games/crossplay/moves", json={"rack": "QI"})
     error(r, 500, "internal_error")
     assert "secret" not in r.text
+    assert r.headers["connection"] == "close"  # the server drops the connection after a 500: say so
 
 
 def test_broken_ruleset_is_a_500_not_a_client_error(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -270,3 +270,46 @@ def test_readme_requests_are_examples_and_valid(client: TestClient, spec: dict[s
             url = path.replace("{game}", g or "").replace("{name}", "word-list")
             r = client.post(url, json=ex["value"])
             assert r.status_code == 200, (path, name, r.text)
+
+
+# ----------------------------------------------------------------------------- strict requests
+
+
+@pytest.mark.parametrize(("body", "field"), [
+    ({"rack": "QI", "limit": "5"}, "limit"),
+    ({"rack": "QI", "limit": True}, "limit"),
+    ({"rack": "QI", "limit": 5.0}, "limit"),
+    ({"rack": "QI", "premiums": "no"}, "premiums"),
+    ({"rack": "QI", "count": 1}, "count"),
+    ({"rack": 5}, "rack"),
+    ({"rack": "QI", "filters": {"square": ["8", "8"]}}, "filters.square[0]"),
+    ({"rack": "QI", "filters": {"square": [8]}}, "filters.square"),
+])
+def test_values_are_taken_as_sent_without_coercion(client: TestClient, body: dict[str, Any], field: str) -> None:
+    r = client.post("/v1/games/crossplay/moves", json=body)
+    assert r.status_code == 422, r.text
+    err = r.json()["error"]
+    assert err["code"] == "invalid_request" and err["details"]["errors"][0]["field"] == field
+
+
+def test_duplicate_keys_are_refused(client: TestClient) -> None:
+    r = client.post("/v1/games/crossplay/moves", content=b'{"rack": "QI", "limit": 1, "rack": "ZA"}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 422
+    assert r.json()["error"]["details"]["field"] == "rack" and "more than once" in r.json()["error"]["message"]
+    nested = client.post("/v1/games/crossplay/moves", content=b'{"rack": "QI", "filters": {"no_blanks": true, "no_blanks": false}}',
+                         headers={"Content-Type": "application/json"})
+    assert nested.status_code == 422 and nested.json()["error"]["details"]["field"] == "no_blanks"
+
+
+def test_a_compressed_body_is_refused_by_name(client: TestClient) -> None:
+    r = client.post("/v1/games/crossplay/moves", content=gzip.compress(b'{"rack": "QI"}'),
+                    headers={"Content-Type": "application/json", "Content-Encoding": "gzip"})
+    assert r.status_code == 415 and "uncompressed" in r.json()["error"]["message"]
+
+
+def test_echoed_names_are_capped(client: TestClient) -> None:
+    long = "x" * 5000
+    for path in (f"/v1/games/{long}", f"/v1/lexicons/{long}", f"/v1/{long}"):
+        r = client.get(path)
+        assert 400 <= r.status_code < 500 and len(r.content) < 1500, (path, len(r.content))
