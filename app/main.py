@@ -17,6 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from engine import GAMES
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
+from .observability import Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
 from .routers import compare, games, health, lexicons
@@ -67,7 +68,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(GZipMiddleware, minimum_size=2048, compresslevel=5)  # level 9: 6x the time for 20% less
+    app.add_middleware(Observe)  # request ID, metrics, access log: sees the final status and size
     app.add_middleware(StripTrailingSlash)
+    configure_access_log(settings.access_log)
     return app
 
 

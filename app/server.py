@@ -10,7 +10,11 @@ exactly what ``uvicorn.run`` runs.
 
 from __future__ import annotations
 
+import atexit
+import os
+import shutil
 import socket
+import tempfile
 
 import uvicorn
 from uvicorn.supervisors import Multiprocess
@@ -26,9 +30,15 @@ class _TcpConfig(uvicorn.Config):
 
 
 def run(host: str, port: int, workers: int, log_level: str) -> None:
-    config = _TcpConfig("app.main:app", host=host, port=port, workers=workers, log_level=log_level)
+    # the service writes its own access log (JSON, with request IDs: app.observability)
+    config = _TcpConfig("app.main:app", host=host, port=port, workers=workers, log_level=log_level,
+                        access_log=False)
     server = uvicorn.Server(config)
     if config.workers > 1:
+        # metrics summed over the workers: each writes its values to files in one directory
+        metrics_dir = tempfile.mkdtemp(prefix="wordsolver-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
+        atexit.register(shutil.rmtree, metrics_dir, True)
         Multiprocess(config, sockets=[config.bind_socket()]).run()
     else:
         server.run()

@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     workers: int = Field(default_factory=_default_workers, ge=1)
     log_level: str = "info"
+    access_log: bool = True  # one JSON line per request on stderr (app.observability)
 
     lexicon_dir: Path | None = None  # users' own word lists: every *.txt becomes a lexicon
     cache_dir: Path | None = None  # compiled lexicons; None: $XDG_CACHE_HOME or ~/.cache/wordsolver

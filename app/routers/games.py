@@ -17,6 +17,7 @@ from engine import GAMES, get_ruleset
 
 from .. import service
 from ..deps import RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..observability import solving
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
 from ..responses import JSON, json_response
 from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
@@ -50,7 +51,8 @@ def best_moves(
     settings: SettingsDep,
 ) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
+    with solving(rules.name, "moves"):
+        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
 
 @router.post(
@@ -72,7 +74,8 @@ def score_play(
     settings: SettingsDep,
 ) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    return json_response(service.score_play(rules, lex, req, settings.deadline()))
+    with solving(rules.name, "score"):
+        return json_response(service.score_play(rules, lex, req, settings.deadline()))
 
 
 @router.post(
