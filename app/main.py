@@ -17,6 +17,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from engine import GAMES
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
+from .limits import Gate
 from .observability import Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
@@ -51,11 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
+    app.state.gate = Gate(settings.max_expensive)
     install_error_handlers(app)
     for router in (games.router, compare.router, lexicons.router, health.router):
         app.include_router(router)
     install_openapi(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout)
     # Middleware added later wraps what was added before: CORS goes outside the size limit,
     # so even a 413 carries the CORS headers a browser needs to read it; gzip outside that
     # (answers over 2 KB, when the client accepts it: a limit-1000 answer shrinks ~26x).
