@@ -25,6 +25,7 @@ from engine import (
     position,
     rank_play,
 )
+from engine.solver import _check_deadline as check_deadline
 
 from .errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
@@ -166,11 +167,16 @@ def best_moves_payload(
     result = find_moves(
         pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
     )
+    moves = []
+    for k, m in enumerate(result.moves):
+        if k % 50 == 49:
+            check_deadline(deadline)  # the budget covers building the answer too
+        moves.append(move_payload(pos, m, req.rack, req.premiums, req.breakdowns))
     return {
         "game": rules.name,
         "lexicon": lex.name,
         "total_moves": result.total if req.count else None,
-        "moves": [move_payload(pos, m, req.rack, req.premiums, req.breakdowns) for m in result.moves],
+        "moves": moves,
         "warnings": warnings_payload(rules, pos.cells, lex),
     }
 
