@@ -19,6 +19,7 @@ from engine import (
     placements_from_word,
     position,
     rank_of,
+    unseen_tiles,
 )
 
 from .errors import InvalidFilterError, error_body
@@ -41,6 +42,8 @@ from .schemas import (
     ScoreIn,
     ScoreOut,
     TileOut,
+    UnseenIn,
+    UnseenOut,
     WordCheck,
 )
 
@@ -257,3 +260,14 @@ def lexicon_info(store: LexiconStore, name: str, default: str) -> LexiconOut:
 def check_words(lex: Lexicon, words: list[str]) -> CheckOut:
     results = [WordCheck(word=w, valid=w in lex) for w in words]
     return CheckOut(lexicon=lex.name, all_valid=all(r.valid for r in results), results=results)
+
+
+# ----------------------------------------------------------------------------- unseen tiles
+
+
+def unseen(rules: Ruleset, req: UnseenIn) -> UnseenOut:
+    u = unseen_tiles(position(rules, req.board, req.rack, req.heights))
+    return UnseenOut(
+        game=rules.name, unseen=u.counts, total=u.total, vowels=u.vowels, consonants=u.consonants,
+        blanks=u.blanks, buried=u.buried,
+    )

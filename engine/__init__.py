@@ -39,6 +39,7 @@ from .solver import (
     position,
     rank_of,
 )
+from .tiles import Unseen, unseen_tiles
 
 __all__ = [
     "GAMES",
@@ -63,6 +64,7 @@ __all__ = [
     "TimeBudgetExceeded",
     "UnknownGameError",
     "UnknownLexiconError",
+    "Unseen",
     "breakdown",
     "check_play",
     "default_lexicon",
@@ -74,4 +76,5 @@ __all__ = [
     "position",
     "rank_of",
     "score_play",
+    "unseen_tiles",
 ]
