@@ -129,7 +129,7 @@ export class BoardView {
     return parts.join(', ');
   }
 
-  face(ch) { return this.info.qu_tile && ch.toUpperCase() === 'Q' ? 'Qu' : ch.toUpperCase(); }
+  face(ch) { return this.info.qu_tile && /^qu?$/i.test(ch) ? 'Qu' : ch.toUpperCase(); }
 
   previewAt(i) {
     if (!this.preview) return null;

@@ -2,7 +2,7 @@
 
 import { api } from './api.js';
 import { BoardView } from './board.js';
-import { h, renderBreakdown, renderCheck, renderCompare, renderResults } from './results.js';
+import { h, wordEl, renderBreakdown, renderCheck, renderCompare, renderResults } from './results.js';
 import { load, save, shareUrl } from './state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,7 +16,7 @@ let unseenTimer = 0;
 let solveSeq = 0;
 
 const board = new BoardView($('board'), {
-  onChange: () => { persist(); scheduleUnseen(); },
+  onChange: () => { clearErrors('board-error', 'check-error'); persist(); updateText(); scheduleUnseen(); },
   onEnter: () => solve(),
   onCursor: () => updateCursorControls(),
 });
@@ -84,6 +84,9 @@ async function setGame(name, keepBoard) {
   document.querySelector('.stack-help').hidden = !info.stacking;
   for (const el of document.querySelectorAll('.stack-only')) el.hidden = !info.stacking;
   $('blank-toggle').hidden = info.stacking || !info.blanks;
+  for (const el of document.querySelectorAll('.blank-help')) el.hidden = !info.blanks;
+  $('noblanks-field').hidden = !info.blanks;
+  $('premiums-field').hidden = !Object.keys(info.premiums).length;
   $('compare-btn').hidden = info.stacking;
   $('f-min').max = info.size;
   $('c-row').max = info.size;
@@ -184,7 +187,7 @@ function showSelected() {
   $('compare').hidden = true;
   $('compare-error').hidden = true;
   if (!selected) { board.preview = null; board.render(); return; }
-  $('selected-title').textContent = `${selected.notation}: ${selected.score} points`;
+  $('selected-title').replaceChildren(`${selected.notation.split(' ')[0]} `, wordEl(selected.word), `: ${selected.score} points`);
   renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf });
 }
 
@@ -199,7 +202,6 @@ function playIt() {
   $('rack').value = selected.leave;
   setResults([], null);
   board.changed();
-  updateText();
   $('rack').focus();
 }
 
@@ -333,6 +335,7 @@ function wire() {
     && !games.get($('game').value).stacking && !board.info.stacking).catch((err) => showError('page-error', err)));
   $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); solve(); });
   $('rack').addEventListener('input', () => {
+    clearErrors('rack-error');
     const el = $('rack');
     const pos = el.selectionStart;
     el.value = el.value.toUpperCase();
@@ -342,13 +345,12 @@ function wire() {
   });
   for (const id of ['premiums', 'count', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
   $('dir').addEventListener('click', () => board.toggleDir());
-  $('blank-toggle').addEventListener('click', () => { board.toggleBlank(); updateText(); });
+  $('blank-toggle').addEventListener('click', () => board.toggleBlank());
   $('height').addEventListener('change', () => board.setHeight(board.cursor, Number($('height').value)));
-  $('clear-board').addEventListener('click', () => { board.clear(); setResults([], null); updateText(); });
+  $('clear-board').addEventListener('click', () => { board.clear(); setResults([], null); });
   $('share').addEventListener('click', () => copy(shareUrl(state), $('share')));
   $('paste-board').addEventListener('click', pasteBoard);
   $('copy-board').addEventListener('click', () => copy(board.rows().join('\n'), $('copy-board')));
-  document.querySelector('details.board-text').addEventListener('toggle', updateText);
   $('play-it').addEventListener('click', playIt);
   $('compare-btn').addEventListener('click', compareSelected);
   $('f-square-set').addEventListener('click', () => setFilterSquare(board.cursorSquare()));

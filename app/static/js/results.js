@@ -84,7 +84,7 @@ export function renderBreakdown(el, b, { stacking, face }) {
     const foot = h('tfoot', {},
       h('tr', { class: 'letter-total' }, h('th', { scope: 'row', colspan: span }, 'Letter total'), h('td', { class: 'num' }, String(w.letter_total))));
     if (stacking) {
-      foot.append(h('tr', {}, h('th', { scope: 'row', colspan: span }, w.flat ? 'Flat word (every tile one high)' : 'Stacked word'), h('td', { class: 'num' }, w.flat ? 'yes' : 'no')));
+      foot.append(h('tr', {}, h('th', { scope: 'row', colspan: span }, 'Flat word (every tile one high)'), h('td', { class: 'num' }, w.flat ? 'yes' : 'no')));
       if (w.qu_bonus) foot.append(h('tr', {}, h('th', { scope: 'row', colspan: span }, 'Qu bonus'), h('td', { class: 'num' }, `+${w.qu_bonus}`)));
     }
     foot.append(
