@@ -204,8 +204,9 @@ def test_board_typed_with_keyboard_solved_previewed_and_played(page: Page, serve
     page.keyboard.type("NI")
     page.keyboard.press("Shift+T")  # a blank standing for T
     expect(square(page, 12, 8)).to_be_focused()
-    page.keyboard.type("X")
-    page.keyboard.press("Backspace")  # steps back? no: 12H is filled, so it clears in place
+    page.keyboard.type("X")  # lands on 12H, cursor on to 13H
+    page.keyboard.press("Backspace")  # steps back to 12H and clears it
+    expect(square(page, 12, 8)).to_be_focused()
     page.keyboard.press("ArrowUp")
     expect(square(page, 11, 8)).to_be_focused()
     expect(cell(page, 11, 8)).to_have_class(re.compile(r"\bblank\b"))
@@ -410,6 +411,31 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
             # focus is visible: the focused control has an outline
             outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
             assert outline not in ("none", ""), outline
+        finally:
+            context.close()
+
+
+def test_midgame_screenshots(browser: Browser, server: str) -> None:
+    """The README's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
+    query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
+    for width, height in ((1280, 1000), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        try:
+            open_page(page, server, query)
+            page.press("#rack", "Enter")
+            expect(page.locator("#results tbody tr")).to_have_count(20)
+            page.locator("#results tbody tr").first.click()
+            page.click("#compare-btn")
+            expect(page.locator("#compare tbody td.score")).to_have_count(3)
+            expect(page.locator("#unseen li")).to_have_count(27)
+            widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert widths[0] <= widths[1], (width, widths)
+            page.locator("#rack").blur()
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, f"midgame-{width}")
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"midgame-{width}-top.png"))
         finally:
             context.close()
 

@@ -21,7 +21,7 @@ CSP = ("default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'n
 router = APIRouter(include_in_schema=False)
 
 
-@router.get("/")
+@router.api_route("/", methods=["GET", "HEAD"])
 async def index() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache", "Content-Security-Policy": CSP})
 

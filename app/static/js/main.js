@@ -65,6 +65,8 @@ function position() {
   return body;
 }
 
+function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
+
 function faceOf(ch) { return board.face(ch); }
 
 // ----------------------------------------------------------------------------- game
@@ -256,8 +258,8 @@ async function updateUnseen() {
     list.replaceChildren(...Object.entries(out.unseen).map(([ch, n]) =>
       h('li', { class: n ? '' : 'none', 'data-letter': ch, 'aria-label': `${ch === '?' ? 'blank' : faceOf(ch)}: ${n}` },
         h('span', { class: 'ul', 'aria-hidden': 'true' }, ch === '?' ? '?' : faceOf(ch)), h('span', { class: 'un', 'aria-hidden': 'true' }, String(n)))));
-    const parts = [`${out.total} tiles unseen`, `${out.vowels} vowels`, `${out.consonants} consonants`];
-    if (board.info.blanks) parts.push(`${out.blanks} blanks`);
+    const parts = [`${plural(out.total, 'tile')} unseen`, plural(out.vowels, 'vowel'), plural(out.consonants, 'consonant')];
+    if (board.info.blanks) parts.push(plural(out.blanks, 'blank'));
     $('unseen-summary').textContent = parts.join(' · ');
     if (out.buried) $('unseen-summary').textContent += ` · ${out.buried} buried under stacks (letters unknown: counts by letter are at most)`;
   } catch (err) {
