@@ -270,6 +270,7 @@ def test_errors_are_shown_by_their_field(page: Page, server: str) -> None:
 def test_upwords_heights_example(page: Page, server: str) -> None:
     open_page(page, server)
     page.select_option("#game", "upwords")
+    expect(page.locator("body[data-game='upwords']")).to_be_attached()
     expect(page.locator("#board .brow")).to_have_count(10)
     page.locator("details.board-text summary").click()
     rows = ["." * 10] * 10
@@ -342,6 +343,7 @@ def test_compare_and_unseen(page: Page, server: str) -> None:
 def test_reload_and_shared_link_restore_the_position(page: Page, server: str, browser: Browser) -> None:
     open_page(page, server)
     page.select_option("#game", "scrabble")
+    expect(page.locator("body[data-game='scrabble']")).to_be_attached()
     square(page, 8, 8).click()
     page.keyboard.type("CAT")
     page.keyboard.press("Shift+S")
@@ -413,6 +415,34 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
             assert outline not in ("none", ""), outline
         finally:
             context.close()
+
+
+def test_filters_and_count(page: Page, server: str) -> None:
+    """The README's filtered example: contains K, no blanks, count -> 1D REINKS 33 of 127."""
+    open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+    page.fill("#f-contains", "K")
+    page.check("#f-noblanks")
+    page.check("#count")
+    page.press("#rack", "Enter")
+    first = page.locator("#results tbody tr").first
+    expect(first.locator("button.pick")).to_have_text("1D REINKS")
+    expect(first.locator(".score")).to_have_text("33")
+    expect(page.locator("#total")).to_have_text("(127 in all)")
+    # a square filter, chosen on the board
+    page.fill("#f-contains", "")
+    page.uncheck("#f-noblanks")
+    square(page, 9, 6).click()
+    page.click("#f-square-set")
+    expect(page.locator("#f-square")).to_have_text("9F")
+    expect(cell(page, 9, 6)).to_have_class(re.compile(r"\bfsq\b"))
+    page.press("#rack", "Enter")
+    want = post(server, "/v1/games/crossplay/moves",
+                {"board": MIDGAME, "rack": "AEINRS?", "count": True, "filters": {"square": [9, 6]}})
+    expect(page.locator("#total")).to_have_text(f"({want['total_moves']} in all)")
+    expect(page.locator("#results tbody button.pick")).to_have_count(len(want["moves"]))
+    shown = page.locator("#results tbody button.pick").evaluate_all("els => els.map(e => e.dataset.notation)")
+    assert shown == [m["notation"] for m in want["moves"]]
+    assert all(any(t["row"] == 9 and t["col"] == 6 for t in m["tiles"]) for m in want["moves"])
 
 
 def test_midgame_screenshots(browser: Browser, server: str) -> None:

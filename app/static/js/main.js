@@ -14,6 +14,7 @@ let moves = [];
 let selected = null;
 let unseenTimer = 0;
 let solveSeq = 0;
+let defaultLexicon = '';
 
 const board = new BoardView($('board'), {
   onChange: () => { clearErrors('board-error', 'check-error'); persist(); updateText(); scheduleUnseen(); },
@@ -65,6 +66,14 @@ function position() {
   return body;
 }
 
+// Options every solving request shares: premiums, lexicon and, in Upwords, the plural rule.
+function scoring() {
+  const body = { premiums: state.premiums };
+  if (state.lexicon) body.lexicon = state.lexicon;
+  if (board.info.stacking) body.plural_rule = state.plural_rule;
+  return body;
+}
+
 function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
 function faceOf(ch) { return board.face(ch); }
@@ -89,6 +98,7 @@ async function setGame(name, keepBoard) {
   for (const el of document.querySelectorAll('.blank-help')) el.hidden = !info.blanks;
   $('noblanks-field').hidden = !info.blanks;
   $('premiums-field').hidden = !Object.keys(info.premiums).length;
+  $('plural-field').hidden = !info.stacking;
   $('compare-btn').hidden = info.stacking;
   $('f-min').max = info.size;
   $('c-row').max = info.size;
@@ -130,9 +140,8 @@ function requestBody() {
   if (f.contains) filters.contains = f.contains;
   if (f.square) filters.square = f.square;
   if (f.no_blanks) filters.no_blanks = true;
-  const body = { ...position(), rack: $('rack').value, limit: state.limit, premiums: state.premiums, count: state.count };
+  const body = { ...position(), rack: $('rack').value, limit: state.limit, count: state.count, ...scoring() };
   if (Object.keys(filters).length) body.filters = filters;
-  if (state.lexicon) body.lexicon = state.lexicon;
   return body;
 }
 
@@ -190,7 +199,20 @@ function showSelected() {
   $('compare-error').hidden = true;
   if (!selected) { board.preview = null; board.render(); return; }
   $('selected-title').replaceChildren(`${selected.notation.split(' ')[0]} `, wordEl(selected.word), `: ${selected.score} points`);
-  renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf });
+  if (selected.breakdown) renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf });
+  else fetchBreakdown(selected);
+}
+
+// A moves answer without breakdowns: ask the score endpoint for this play's breakdown.
+async function fetchBreakdown(m) {
+  $('breakdown').textContent = '';
+  try {
+    const out = await api.score(state.game, { ...position(), move: { row: m.row, col: m.col, direction: m.direction, word: m.word }, ...scoring() });
+    m.breakdown = out.breakdown;
+    if (selected === m) renderBreakdown($('breakdown'), m.breakdown, { stacking: board.info.stacking, face: faceOf });
+  } catch (err) {
+    showError('compare-error', err);
+  }
 }
 
 function playIt() {
@@ -213,7 +235,7 @@ async function compareSelected() {
   const m = selected;
   try {
     const out = await api.compare({ board: board.isEmpty() ? null : board.rows(), move: { row: m.row, col: m.col, direction: m.direction, word: m.word },
-      premiums: state.premiums, ...(state.lexicon ? { lexicon: state.lexicon } : {}) });
+      ...scoring() });
     renderCompare($('compare'), out, state.game);
     $('compare').hidden = false;
   } catch (err) {
@@ -227,9 +249,8 @@ async function checkPlay() {
   clearErrors('check-error');
   const rack = $('rack').value;
   const body = { ...position(), move: { row: Number($('c-row').value), col: Number($('c-col').value), direction: $('c-dir').value, word: $('c-word').value },
-    premiums: state.premiums };
+    ...scoring() };
   if (rack) body.rack = rack;
-  if (state.lexicon) body.lexicon = state.lexicon;
   $('check-result').textContent = '';
   try {
     const out = await api.score(state.game, body);
@@ -248,11 +269,13 @@ function scheduleUnseen(delay = 250) {
   unseenTimer = setTimeout(updateUnseen, delay);
 }
 
+let unseenSeq = 0;
+
 async function updateUnseen() {
-  const game = state.game;
+  const seq = ++unseenSeq;
   try {
-    const out = await api.unseen(game, { ...position(), rack: $('rack').value });
-    if (game !== state.game) return;
+    const out = await api.unseen(state.game, { ...position(), rack: $('rack').value });
+    if (seq !== unseenSeq) return; // a newer request is on its way
     $('unseen-error').hidden = true;
     const list = $('unseen');
     list.replaceChildren(...Object.entries(out.unseen).map(([ch, n]) =>
@@ -263,7 +286,7 @@ async function updateUnseen() {
     $('unseen-summary').textContent = parts.join(' · ');
     if (out.buried) $('unseen-summary').textContent += ` · ${out.buried} buried under stacks (letters unknown: counts by letter are at most)`;
   } catch (err) {
-    if (game !== state.game) return;
+    if (seq !== unseenSeq) return;
     $('unseen').textContent = '';
     $('unseen-summary').textContent = '';
     showError('unseen-error', err);
@@ -276,7 +299,8 @@ function readOptions() {
   state.premiums = $('premiums').checked;
   state.count = $('count').checked;
   state.limit = Math.max(1, Math.min(1000, Number($('limit').value) || 20));
-  state.lexicon = $('lexicon').value === (state.defaultLexicon || '') ? '' : $('lexicon').value;
+  state.lexicon = $('lexicon').value === defaultLexicon ? '' : $('lexicon').value;
+  state.plural_rule = $('plural').checked;
   state.filters.min_length = Math.max(0, Number($('f-min').value) || 0);
   state.filters.contains = $('f-contains').value.trim();
   state.filters.no_blanks = $('f-noblanks').checked;
@@ -286,6 +310,7 @@ function readOptions() {
 function showOptions() {
   $('premiums').checked = state.premiums;
   $('count').checked = state.count;
+  $('plural').checked = state.plural_rule;
   $('limit').value = state.limit;
   $('f-min').value = state.filters.min_length;
   $('f-contains').value = state.filters.contains;
@@ -345,7 +370,7 @@ function wire() {
     persist();
     scheduleUnseen();
   });
-  for (const id of ['premiums', 'count', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
+  for (const id of ['premiums', 'count', 'plural', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
   $('dir').addEventListener('click', () => board.toggleDir());
   $('blank-toggle').addEventListener('click', () => board.toggleBlank());
   $('height').addEventListener('change', () => board.setHeight(board.cursor, Number($('height').value)));
@@ -374,7 +399,7 @@ async function start() {
     const [list, lexicons] = await Promise.all([api.games(), api.lexicons()]);
     for (const g of list.games) games.set(g.name, g);
     $('game').replaceChildren(...list.games.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
-    state.defaultLexicon = lexicons.default;
+    defaultLexicon = lexicons.default;
     $('lexicon').replaceChildren(...lexicons.lexicons.map((l) => h('option', { value: l.name }, l.name)));
     $('lexicon').value = state.lexicon || lexicons.default;
     $('lexicon-field').hidden = lexicons.lexicons.length < 2;

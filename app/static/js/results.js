@@ -16,10 +16,10 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 // A word with its blanks marked: lowercase letters (blanks) get their own style and a label.
-export function wordEl(word) {
+export function wordEl(word, spoken = true) {
   const out = h('span', { class: 'word' });
   for (const ch of word) {
-    if (ch >= 'a' && ch <= 'z') out.append(h('span', { class: 'bl', title: 'blank' }, ch.toUpperCase(), h('span', { class: 'sr-only' }, ' (blank)')));
+    if (ch >= 'a' && ch <= 'z') out.append(h('span', { class: 'bl', title: 'blank' }, ch.toUpperCase(), spoken ? h('span', { class: 'sr-only' }, ' (blank)') : null));
     else out.append(ch);
   }
   return out;
@@ -28,8 +28,11 @@ export function wordEl(word) {
 export function renderResults(tbody, moves, { onPreview, onSelect, selected }) {
   tbody.textContent = '';
   moves.forEach((m, k) => {
-    const pick = h('button', { type: 'button', class: 'pick', 'aria-pressed': String(m === selected), 'data-rank': k + 1 },
-      h('span', { class: 'nota' }, m.notation.split(' ')[0]), ' ', wordEl(m.word));
+    const blanks = [...m.word].filter((ch) => ch >= 'a' && ch <= 'z').map((ch) => ch.toUpperCase());
+    const label = `${m.notation.split(' ')[0]} ${m.word.toUpperCase()}${blanks.length ? `, blank ${blanks.join(' and ')}` : ''}`;
+    const pick = h('button', { type: 'button', class: 'pick', 'aria-pressed': String(m === selected), 'data-rank': k + 1,
+      'data-notation': m.notation, 'aria-label': label },
+      h('span', { class: 'nota' }, m.notation.split(' ')[0]), ' ', wordEl(m.word, false));
     const row = h('tr', { class: m === selected ? 'sel' : '' },
       h('td', { class: 'rank' }, String(k + 1)),
       h('td', { class: 'play' }, pick),
