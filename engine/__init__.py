@@ -42,8 +42,8 @@ from .solver import (
     rank_of,
     rank_play,
 )
-from .verify import Finding, board_findings
 from .tiles import Unseen, unseen_tiles
+from .verify import Finding, board_findings
 
 __all__ = [
     "GAMES",
