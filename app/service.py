@@ -323,6 +323,6 @@ def check_words(lex: Lexicon, words: list[str]) -> CheckOut:
 def unseen(rules: Ruleset, req: UnseenIn) -> UnseenOut:
     u = unseen_tiles(position(rules, req.board, req.rack, req.heights))
     return UnseenOut(
-        game=rules.name, unseen=u.counts, total=u.total, vowels=u.vowels, consonants=u.consonants,
+        game=game_name(rules), unseen=u.counts, total=u.total, vowels=u.vowels, consonants=u.consonants,
         blanks=u.blanks, buried=u.buried,
     )
