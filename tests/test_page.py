@@ -267,6 +267,26 @@ def test_errors_are_shown_by_their_field(page: Page, server: str) -> None:
     shot(page, "error-1280")
 
 
+def test_board_warnings_and_better_plays(page: Page, server: str) -> None:
+    stray = list(MIDGAME)
+    stray[13] = "A......F......."
+    open_page(page, server, "?game=crossplay&board=" + "-".join(stray) + "&rack=AEINRS%3F")
+    page.press("#rack", "Enter")
+    expect(page.locator("#results tbody tr").first).to_be_visible()
+    expect(page.locator("#board-warnings li")).to_have_text(["1 tile(s) not connected to the rest of the board, from 14,1"])
+    expect(cell(page, 14, 1)).to_have_class(re.compile(r"\bwarn\b"))
+    expect(square(page, 14, 1)).to_have_attribute("aria-label", re.compile("flagged by a warning"))
+    # Check my play lists the better plays the API names
+    page.fill("#c-row", "1")
+    page.select_option("#c-col", "8")
+    page.fill("#c-word", "KAISERs")
+    page.click("#c-submit")
+    out = post(server, "/v1/games/crossplay/score",
+               {"board": stray, "rack": "AEINRS?", "move": {"row": 1, "col": 8, "direction": "across", "word": "KAISERs"}})
+    expect(page.locator("#check-result .left")).to_have_text(f"You left {out['points_missed']} points on the table.")
+    expect(page.locator("#check-result .better")).to_contain_text(out["better_plays"][0]["notation"].split(" ")[0])
+
+
 def test_upwords_heights_example(page: Page, server: str) -> None:
     open_page(page, server)
     page.select_option("#game", "upwords")

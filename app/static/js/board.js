@@ -19,6 +19,7 @@ export class BoardView {
     this.preview = null; // tiles of a result shown on the board
     this.mark = null; // [row, col] named by an error
     this.filterSquare = null; // [row, col] of the square filter
+    this.warn = new Set(); // squares the API's warnings name
     this.squares = [];
   }
 
@@ -126,6 +127,7 @@ export class BoardView {
     else if (!p) parts.push('empty');
     if (p) parts.push(p.blank ? `new blank as ${p.letter.toUpperCase()}` : `new tile ${this.face(p.letter)}`);
     if (this.mark && this.mark[0] === Math.floor(i / n) + 1 && this.mark[1] === i % n + 1) parts.push('has an error');
+    if (this.warn.has(i)) parts.push('flagged by a warning');
     return parts.join(', ');
   }
 
@@ -156,6 +158,7 @@ export class BoardView {
       sq.classList.toggle('cursor', i === this.cursor);
       sq.classList.toggle('line', line.has(i));
       sq.classList.toggle('err', !!this.mark && this.mark[0] === Math.floor(i / n) + 1 && this.mark[1] === i % n + 1);
+      sq.classList.toggle('warn', this.warn.has(i));
       sq.classList.toggle('fsq', !!this.filterSquare && this.filterSquare[0] === Math.floor(i / n) + 1 && this.filterSquare[1] === i % n + 1);
       sq.dataset.h = height;
       input.tabIndex = i === this.cursor ? 0 : -1;

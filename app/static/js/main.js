@@ -17,7 +17,7 @@ let solveSeq = 0;
 let defaultLexicon = '';
 
 const board = new BoardView($('board'), {
-  onChange: () => { clearErrors('board-error', 'check-error'); persist(); updateText(); scheduleUnseen(); },
+  onChange: () => { clearErrors('board-error', 'check-error'); showWarnings([]); persist(); updateText(); scheduleUnseen(); },
   onEnter: () => solve(),
   onCursor: () => updateCursorControls(),
 });
@@ -34,6 +34,16 @@ function showError(id, err) {
     board.mark = [err.details.row, err.details.col];
     board.render();
   }
+}
+
+// What the API found odd about the board (stray tiles, unknown words): listed under the board,
+// their squares marked. The board is still solved as given.
+function showWarnings(list) {
+  const warnings = list || [];
+  $('board-warnings').replaceChildren(...warnings.map((w) => h('li', {}, w.message)));
+  $('board-warnings').hidden = !warnings.length;
+  board.warn = new Set(warnings.flatMap((w) => (w.squares || []).map(([r, c]) => (r - 1) * board.size + c - 1)));
+  board.render();
 }
 
 function clearErrors(...ids) {
@@ -110,6 +120,7 @@ async function setGame(name, keepBoard) {
   setResults([], null);
   $('check-result').textContent = '';
   clearErrors();
+  showWarnings([]);
   persist();
   updateText();
   scheduleUnseen(0);
@@ -155,6 +166,7 @@ async function solve() {
     const out = await api.moves(state.game, requestBody());
     if (seq !== solveSeq) return;
     $('total').textContent = out.total_moves === null ? '' : `(${out.total_moves} in all)`;
+    showWarnings(out.warnings);
     setResults(out.moves, null);
     $('results-status').textContent = out.moves.length ? '' : 'No legal play with this rack.';
     $('results-status').hidden = out.moves.length > 0;
@@ -255,6 +267,7 @@ async function checkPlay() {
   try {
     const out = await api.score(state.game, body);
     renderCheck($('check-result'), out, { stacking: board.info.stacking, face: faceOf });
+    showWarnings(out.warnings);
     board.preview = out.tiles;
     board.render();
   } catch (err) {

@@ -11,7 +11,7 @@ export function h(tag, attrs = {}, ...children) {
     else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
     else el.setAttribute(k, v === true ? '' : v);
   }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
+  for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) el.append(c instanceof Node ? c : String(c));
   return el;
 }
 
@@ -99,7 +99,7 @@ export function renderBreakdown(el, b, { stacking, face }) {
   const bonus = b.all_tiles_bonus;
   const name = bonus.name.charAt(0).toUpperCase() + bonus.name.slice(1);
   el.append(h('dl', { class: 'totals' },
-    h('div', { class: 'bonus' }, h('dt', {}, `${name} (all tiles played)`), h('dd', {}, String(bonus.points))),
+    h('div', { class: 'bonus' }, h('dt', {}, `${name} (${bonus.points ? 'all tiles played' : 'not earned'})`), h('dd', {}, String(bonus.points))),
     h('div', { class: 'total' }, h('dt', {}, 'Total'), h('dd', {}, String(b.total)))));
 }
 
@@ -124,12 +124,16 @@ export function renderCheck(el, out, { stacking, face }) {
     ? h('p', { class: 'ok' }, h('strong', {}, '✓ Valid. '), `Every word is in the word list: ${out.words.join(', ')}.`)
     : h('p', { class: 'bad' }, h('strong', {}, '✗ Not valid. '), 'Not in the word list: ',
       h('span', { class: 'invalid-words' }, out.invalid_words.join(', ')), '.');
-  el.append(h('p', { class: 'check-head' }, h('span', { class: 'nota' }, out.notation), ' scores ', h('strong', { class: 'check-score' }, String(out.score))), verdict);
+  el.append(h('p', { class: 'check-head' }, h('span', { class: 'nota' }, out.notation.split(' ')[0]), ' ', wordEl(out.word), ' scores ', h('strong', { class: 'check-score' }, String(out.score))), verdict);
   if (out.rank !== null && out.rank !== undefined) {
-    const left = out.best_score - out.score;
+    const left = out.points_missed;
     el.append(h('p', { class: 'rank' }, `Rank `, h('strong', { class: 'check-rank' }, String(out.rank)), ` of ${out.total_moves} plays; the best scores `,
       h('strong', { class: 'check-best' }, String(out.best_score)), '. ',
-      left > 0 ? h('span', { class: 'left' }, `You left ${left} points on the table.`) : h('span', { class: 'left' }, 'No play scores more.')));
+      left > 0 ? h('span', { class: 'left' }, `You left ${left} point${left === 1 ? '' : 's'} on the table.`) : h('span', { class: 'left' }, 'No play scores more.')));
+    if (out.better_plays && out.better_plays.length) {
+      el.append(h('p', { class: 'better' }, 'Better: ', out.better_plays.map((p, k) => [k ? ', ' : '',
+        h('span', { class: 'nota' }, p.notation.split(' ')[0]), ' ', wordEl(p.word), ` ${p.score}`])));
+    }
   } else if (out.best_score !== null && out.best_score !== undefined) {
     el.append(h('p', { class: 'rank' }, 'The best legal play with this rack scores ', h('strong', { class: 'check-best' }, String(out.best_score)), '.'));
   } else {
