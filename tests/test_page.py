@@ -400,6 +400,14 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
         expect(page.locator("#breakdown .total dd")).to_have_text("110")
         widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1], widths
+        expect(page.locator("#announce")).to_have_text("20 plays. Best: 8F QUIXOTE, 110 points.")
+        # a phone's on-screen keyboard sends text input rather than key presses
+        square(page, 3, 3).tap()
+        page.keyboard.insert_text("z")
+        expect(cell(page, 3, 3).locator(".ltr")).to_have_text("Z")
+        expect(square(page, 3, 4)).to_be_focused()
+        page.keyboard.press("Backspace")
+        expect(cell(page, 3, 3).locator(".ltr")).to_have_text("")
         page.wait_for_timeout(400)  # unseen tiles refresh after typing
         shot(page, "quixote-390")
     finally:

@@ -17,10 +17,23 @@ let solveSeq = 0;
 let defaultLexicon = '';
 
 const board = new BoardView($('board'), {
-  onChange: () => { clearErrors('board-error', 'check-error'); showWarnings([]); persist(); updateText(); scheduleUnseen(); },
+  onChange: () => boardChanged(),
   onEnter: () => solve(),
   onCursor: () => updateCursorControls(),
 });
+
+function boardChanged() {
+  clearErrors('board-error', 'check-error');
+  showWarnings([]);
+  if (moves.length) {
+    // The plays were found for the board before this edit.
+    setResults([], null);
+    $('results-status').textContent = 'The board changed: press Enter to solve again.';
+  }
+  persist();
+  updateText();
+  scheduleUnseen();
+}
 
 // ----------------------------------------------------------------------------- errors
 
@@ -169,11 +182,14 @@ async function solve() {
     showWarnings(out.warnings);
     setResults(out.moves, null);
     $('results-status').textContent = out.moves.length ? '' : 'No legal play with this rack.';
+    const best = out.moves[0];
+    $('announce').textContent = best ? `${out.moves.length} plays. Best: ${best.notation}, ${best.score} points.` : 'No legal play with this rack.';
     $('results-status').hidden = out.moves.length > 0;
   } catch (err) {
     if (seq !== solveSeq) return;
     setResults([], null);
     $('results-status').textContent = 'No results.';
+    $('announce').textContent = '';
     showError(errorField(err, 'rack-error'), err);
   }
 }
