@@ -498,6 +498,65 @@ def test_midgame_screenshots(browser: Browser, server: str) -> None:
             context.close()
 
 
+# ----------------------------------------------------------------------------- accessibility audit
+
+A11Y = Path(__file__).resolve().parent / "a11y"
+
+
+@pytest.fixture(scope="module")
+def axe_js(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """axe-core (npm, pinned in tests/a11y/package-lock.json), installed for the test only."""
+    import subprocess
+
+    if not shutil.which("npm"):
+        if os.environ.get("CI"):
+            pytest.fail("npm is required in CI (.ci/run installs it)")
+        pytest.skip("npm is not installed")
+    work = tmp_path_factory.mktemp("a11y")
+    for name in ("package.json", "package-lock.json"):
+        shutil.copy(A11Y / name, work / name)
+    done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=work,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    return work / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_violations(page: Page, axe: Path) -> list[str]:
+    page.add_script_tag(path=str(axe))
+    result = page.evaluate(
+        "axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']})"
+    )
+    return [f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes']][:3]}" for v in result["violations"]]
+
+
+def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, axe_js: Path) -> None:
+    """axe-core's WCAG 2.1 A/AA and best-practice rules on the page in its busiest states."""
+    for width in (1280, 390):
+        # bypass_csp: the page's policy would (rightly) refuse the injected audit script
+        context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
+        page = context.new_page()
+        try:
+            open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+            page.press("#rack", "Enter")
+            page.locator("#results tbody tr").first.click()
+            page.click("#compare-btn")
+            expect(page.locator("#compare tbody td.score")).to_have_count(3)
+            page.fill("#c-row", "1")
+            page.select_option("#c-col", "8")
+            page.fill("#c-word", "KAISERs")
+            page.click("#c-submit")
+            expect(page.locator("#check-result .better")).to_be_visible()
+            assert axe_violations(page, axe_js) == []
+            open_page(page, server, "?game=upwords&board=" + "-".join(["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5)
+                      + "&heights=" + "-".join(["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5) + "&rack=QUIZEAS")
+            page.press("#rack", "Enter")
+            page.locator("#results tbody tr").first.click()
+            expect(page.locator("#breakdown .total dd")).to_have_text("19")
+            assert axe_violations(page, axe_js) == []
+        finally:
+            context.close()
+
+
 # ----------------------------------------------------------------------------- API docs offline
 
 
