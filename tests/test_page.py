@@ -23,7 +23,6 @@ CHROMIUM = os.environ.get("WORDSOLVER_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parent.parent / ".screenshots"
-STATIC = Path(__file__).resolve().parent.parent / "app" / "static"
 
 try:
     from playwright.sync_api import Browser, Page, expect, sync_playwright
@@ -41,12 +40,6 @@ MIDGAME = [
     "....D.e........", "....A.R........", "..PINDER.......", "....T.R........", "....S.ST.......",
     ".......E.......", ".......P.......", ".......E.......", ".......F.......", ".STOUTLY.......",
 ]
-
-
-def test_page_is_small() -> None:
-    """The whole page (HTML, scripts, styles, icon) stays under 150 KB uncompressed."""
-    total = sum(p.stat().st_size for p in STATIC.rglob("*") if p.is_file())
-    assert total < 150 * 1024, f"app/static is {total} bytes"
 
 
 # ----------------------------------------------------------------------------- fixtures
