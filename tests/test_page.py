@@ -294,6 +294,14 @@ def test_upwords_heights_example(page: Page, server: str) -> None:
     page.fill("#heights-text", "\n".join(heights))
     page.click("#paste-board")
     expect(cell(page, 5, 6).locator(".h")).to_have_text("2")
+    # heights that disagree with the board: the API's message, its square marked
+    page.fill("#heights-text", "\n".join(["0" * 10] * 4 + ["0000021000"] + ["0" * 10] * 5))
+    page.click("#paste-board")
+    expect(page.locator("#text-error")).to_contain_text("row 5, column 5: height 0 but letter C on the board")
+    expect(cell(page, 5, 5)).to_have_class(re.compile(r"\berr\b"))
+    page.fill("#heights-text", "\n".join(heights))
+    page.click("#paste-board")
+    expect(page.locator("#text-error")).to_be_hidden()
     expect(square(page, 5, 6)).to_have_attribute("aria-label", re.compile("stack 2, tile A"))
     # a stack height set from the keyboard: digits on a square
     square(page, 5, 7).click()

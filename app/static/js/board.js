@@ -43,7 +43,8 @@ export class BoardView {
       && (this.info.stacking ? /^[.A-Z]*$/ : /^[.A-Za-z]*$/).test(r));
     this.cells = ok ? rows.join('').split('') : Array(n * n).fill('.');
     const hok = ok && Array.isArray(heights) && heights.length === n && heights.every((r) => typeof r === 'string' && r.length === n && /^[0-9]*$/.test(r));
-    this.heights = this.cells.map((ch, i) => (ch === '.' ? 0 : hok ? Math.max(1, Number(heights.join('')[i])) : 1));
+    const digits = hok ? heights.join('') : '';
+    this.heights = this.cells.map((ch, i) => (ch === '.' ? 0 : hok ? Math.max(1, Number(digits[i])) : 1));
     return ok;
   }
 

@@ -287,7 +287,7 @@ async function checkPlay() {
     board.preview = out.tiles;
     board.render();
   } catch (err) {
-    showError(err.code === 'invalid_rack' ? 'rack-error' : errorField(err, 'check-error') === 'rack-error' ? 'rack-error' : 'check-error', err);
+    showError(errorField(err, 'check-error'), err);
   }
 }
 
@@ -370,18 +370,21 @@ function flash(button, text) {
   setTimeout(() => { button.textContent = old; }, 1200);
 }
 
-function pasteBoard() {
+// The API checks pasted text (size, characters, heights against letters) and its message,
+// naming the row and column, is shown as is.
+async function pasteBoard() {
   clearErrors('text-error');
-  const rows = $('board-text').value.split(/\r?\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith('#'));
-  const heights = board.info.stacking ? $('heights-text').value.split(/\r?\n/).map((r) => r.trim()).filter(Boolean) : null;
-  const n = board.size;
-  const bad = rows.length !== n ? `${rows.length} rows; ${state.game} boards have ${n}` : rows.findIndex((r) => r.length !== n) >= 0
-    ? `row ${rows.findIndex((r) => r.length !== n) + 1} has ${rows.find((r) => r.length !== n).length} squares; ${state.game} rows have ${n}` : '';
-  if (bad) { showError('text-error', { message: `The text has ${bad}.` }); return; }
-  if (!board.load(rows, heights && heights.length ? heights : null)) {
-    showError('text-error', { message: 'Use only . for empty, A-Z for tiles' + (board.info.stacking ? '.' : ' and a-z for blanks.') });
-    return;
+  const lines = (id) => $(id).value.split(/\r?\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith('#'));
+  const rows = lines('board-text');
+  const heights = board.info.stacking && lines('heights-text').length ? lines('heights-text') : null;
+  const body = { board: rows };
+  if (heights) body.heights = heights;
+  try {
+    await api.unseen(state.game, body);
+  } catch (err) {
+    if (err.code !== 'too_many_tiles') { showError('text-error', err); return; }
   }
+  board.load(rows, heights);
   board.changed();
   setResults([], null);
 }
@@ -405,7 +408,7 @@ function wire() {
   $('height').addEventListener('change', () => board.setHeight(board.cursor, Number($('height').value)));
   $('clear-board').addEventListener('click', () => { board.clear(); setResults([], null); });
   $('share').addEventListener('click', () => copy(shareUrl(state), $('share')));
-  $('paste-board').addEventListener('click', pasteBoard);
+  $('paste-board').addEventListener('click', () => { pasteBoard(); });
   $('copy-board').addEventListener('click', () => copy(board.rows().join('\n'), $('copy-board')));
   $('play-it').addEventListener('click', playIt);
   $('compare-btn').addEventListener('click', compareSelected);
