@@ -189,6 +189,9 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         port=args.port if args.port is not None else settings.port,
         workers=args.workers or settings.workers,
         log_level=settings.log_level,
+        keepalive_timeout=settings.keepalive_timeout,
+        header_timeout=settings.header_timeout,
+        drain_timeout=settings.drain_timeout,
     )
     return 0
 

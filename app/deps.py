@@ -12,6 +12,7 @@ from fastapi import Depends, Path, Request
 
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset
 
+from .limits import Gate
 from .settings import Settings
 
 
@@ -61,3 +62,11 @@ LexiconDep = Annotated[Lexicon, Depends(path_lexicon)]
 def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> Lexicon:
     """The lexicon a request body names, or the configured default."""
     return store.get(name or settings.default_lexicon)
+
+
+async def expensive_gate(request: Request) -> Gate:
+    gate: Gate = request.app.state.gate
+    return gate
+
+
+GateDep = Annotated[Gate, Depends(expensive_gate)]

@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -112,7 +113,7 @@ async def validation_error(request: Request, exc: Exception) -> JSON:
     return error_response(422, "invalid_request", message, {"errors": items})
 
 
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 413: "body_too_large",
               415: "unsupported_media_type"}
 
 
@@ -132,6 +133,13 @@ async def http_error(request: Request, exc: Exception) -> JSON:
     return error_response(exc.status_code, code, message, {}, headers=getattr(exc, "headers", None))
 
 
+async def busy_error(request: Request, exc: Exception) -> JSON:
+    from .limits import Busy
+
+    assert isinstance(exc, Busy)
+    return error_response(503, "busy", str(exc), {"slots": exc.slots}, headers={"Retry-After": "1"})
+
+
 async def unexpected_error(request: Request, exc: Exception) -> JSON:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return error_response(500, "internal_error", "the server failed to answer this request; it has been logged",
@@ -139,7 +147,10 @@ async def unexpected_error(request: Request, exc: Exception) -> JSON:
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    from .limits import Busy
+
     app.add_exception_handler(EngineError, engine_error)
+    app.add_exception_handler(Busy, busy_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(Exception, unexpected_error)
@@ -177,9 +188,10 @@ class BodySizeLimit:
     the app never sees a partial body.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, body_timeout: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -206,18 +218,28 @@ class BodySizeLimit:
                 return
         messages: list[Message] = []
         size = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.max_bytes:
-                await self._refuse(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
-
+        too_big = False
+        with anyio.move_on_after(self.body_timeout) as waited:
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                size += len(message.get("body", b""))
+                if size > self.max_bytes:
+                    too_big = True
+                    break
+                if not message.get("more_body", False):
+                    break
+        if too_big:
+            await self._refuse(scope, receive, send)
+            return
+        if waited.cancelled_caught:
+            await error_response(
+                408, "request_timeout", f"the request body did not arrive within {self.body_timeout:g} s",
+                {"timeout": self.body_timeout}, headers={"Connection": "close"},
+            )(scope, receive, send)
+            return
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
         key = duplicate_key(body) if body else None
         if key is not None:

@@ -17,6 +17,8 @@ from starlette.middleware.gzip import GZipMiddleware
 from engine import GAMES
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
+from .limits import Gate
+from .observability import Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
 from .routers import compare, docs, games, health, lexicons, page, tiles
@@ -52,6 +54,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
+    app.state.gate = Gate(settings.max_expensive)
     install_error_handlers(app)
     for router in (games.router, tiles.router, compare.router, lexicons.router, health.router, page.router,
                    docs.router):
@@ -59,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", page.static_files(), name="static")
     app.mount(docs.ASSETS_URL, docs.static_files(), name="docs-assets")
     install_openapi(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout)
     # Middleware added later wraps what was added before: CORS goes outside the size limit,
     # so even a 413 carries the CORS headers a browser needs to read it; gzip outside that
     # (answers over 2 KB, when the client accepts it: a limit-1000 answer shrinks ~26x).
@@ -72,7 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(GZipMiddleware, minimum_size=2048, compresslevel=5)  # level 9: 6x the time for 20% less
+    app.add_middleware(Observe)  # request ID, metrics, access log: sees the final status and size
     app.add_middleware(StripTrailingSlash)
+    configure_access_log(settings.access_log)
     return app
 
 

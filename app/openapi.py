@@ -23,7 +23,10 @@ ERROR_DOCS = {
         "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), or the search ran past its "
         "time budget (`time_budget_exceeded`); `details` names the field or square"
     ),
-    503: "The lexicon is still loading (`not_ready`); retry after the Retry-After header's seconds",
+    503: (
+        "The lexicon is still loading (`not_ready`), or this worker is already running its share of "
+        "expensive searches (`busy`); retry after the Retry-After header's seconds"
+    ),
 }
 
 BODY = (400, 413, 415, 422)  # what any endpoint with a JSON body can answer

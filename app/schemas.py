@@ -145,6 +145,8 @@ class ErrorCode(StrEnum):
     time_budget_exceeded = "time_budget_exceeded"
     cors_refused = "cors_refused"
     not_ready = "not_ready"
+    busy = "busy"
+    request_timeout = "request_timeout"
     internal_error = "internal_error"
     invalid_ruleset = "invalid_ruleset"
 

@@ -16,7 +16,9 @@ from fastapi import APIRouter, Body
 from engine import GAMES, get_ruleset
 
 from .. import service
-from ..deps import RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..limits import is_expensive
+from ..observability import solving
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
 from ..responses import JSON, json_response
 from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
@@ -48,9 +50,11 @@ def best_moves(
     req: Annotated[MovesIn, Body(openapi_examples=MOVES_EXAMPLES)],
     store: StoreDep,
     settings: SettingsDep,
+    gate: GateDep,
 ) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
+    with gate.admit(is_expensive(req)), solving(rules.name, "moves"):
+        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
 
 @router.post(
@@ -70,9 +74,11 @@ def score_play(
     req: Annotated[ScoreIn, Body(openapi_examples=SCORE_EXAMPLES)],
     store: StoreDep,
     settings: SettingsDep,
+    gate: GateDep,
 ) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    return json_response(service.score_play(rules, lex, req, settings.deadline()))
+    with gate.admit(is_expensive(req)), solving(rules.name, "score"):
+        return json_response(service.score_play(rules, lex, req, settings.deadline()))
 
 
 @router.post(

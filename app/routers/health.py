@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
 from ..deps import SettingsDep, StoreDep
 from ..errors import error_response
+from ..observability import metrics_text
 from ..openapi import errors
 from ..responses import JSON
 from ..schemas import Health, Ready
@@ -25,3 +26,10 @@ async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSON:
     if not store.loaded(name):
         return error_response(503, "not_ready", f"the default lexicon {name!r} is still loading")
     return Ready(status="ready", lexicon=name, word_count=store.get(name).word_count)
+
+
+@router.get("/metrics", summary="Prometheus metrics (text format)", operation_id="getMetrics",
+            response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+async def metrics() -> Response:
+    body, content_type = metrics_text()
+    return Response(body, media_type=content_type)
