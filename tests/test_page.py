@@ -378,6 +378,13 @@ def test_reload_and_shared_link_restore_the_position(page: Page, server: str, br
     expect(cell(page, 8, 11)).to_have_class(re.compile(r"\bblank\b"))
     url = page.url
     assert "game=scrabble" in url
+    # the board copied out as the API's row strings, and the link
+    page.locator("details.board-text summary").click()
+    page.click("#copy-board")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.splitlines()[7] == ".......CATs...." and len(copied.splitlines()) == 15
+    page.click("#share")
+    assert page.evaluate("navigator.clipboard.readText()") == url
     other = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
         fresh = other.new_page()
@@ -413,7 +420,7 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
         shot(page, "quixote-390")
     finally:
         context.close()
-    for width in (360, 1280):
+    for width in (360, 390, 1280):
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
         try:
