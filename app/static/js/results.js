@@ -112,7 +112,7 @@ export function renderCompare(el, out, current) {
         h('td', { class: 'num' }, `${r.breakdown.all_tiles_bonus.name} ${r.breakdown.all_tiles_bonus.points}`),
         h('td', {}, r.valid ? 'valid' : `not valid: ${r.invalid_words.join(', ')}`)]));
   el.append(h('table', { class: 'cmp' },
-    h('caption', {}, `${out.notation} in each game`),
+    h('caption', {}, `${out.notation.split(' ')[0]} `, wordEl(out.notation.split(' ').slice(1).join(' ')), ' in each game'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Game'), h('th', { scope: 'col', class: 'num' }, 'Score'),
       h('th', { scope: 'col', class: 'num' }, 'All-tiles bonus'), h('th', { scope: 'col' }, 'Words'))),
     h('tbody', {}, rows)));
