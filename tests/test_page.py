@@ -244,10 +244,12 @@ def test_errors_are_shown_by_their_field(page: Page, server: str) -> None:
     page.fill("#rack", "QUIXOTES")
     page.press("#rack", "Enter")
     expect(page.locator("#rack-error")).to_have_text("rack 'QUIXOTES' has 8 tiles; crossplay racks hold 7")
-    # a play that clashes with a tile on the board: the API names the square, the page marks it
-    page.locator("details.board-text summary").click()
-    page.fill("#board-text", "\n".join(MIDGAME))
-    page.click("#paste-board")
+    # a play that clashes with a tile on the board: the API names the square, the page marks it;
+    # the board comes in by Ctrl+V on the board
+    page.evaluate("text => navigator.clipboard.writeText(text)", "\n".join(MIDGAME))
+    square(page, 1, 1).click()
+    page.keyboard.press("Control+V")
+    expect(cell(page, 15, 2).locator(".ltr")).to_have_text("S")
     page.fill("#rack", "")
     page.fill("#c-row", "3")
     page.select_option("#c-col", "7")

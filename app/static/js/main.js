@@ -409,6 +409,15 @@ function wire() {
   $('clear-board').addEventListener('click', () => { board.clear(); setResults([], null); });
   $('share').addEventListener('click', () => copy(shareUrl(state), $('share')));
   $('paste-board').addEventListener('click', () => { pasteBoard(); });
+  // Ctrl+V on the board takes a whole board as text (rows on separate lines).
+  $('board').addEventListener('paste', (e) => {
+    const text = e.clipboardData ? e.clipboardData.getData('text') : '';
+    e.preventDefault();
+    if (!/\n/.test(text.trim())) return;
+    $('board-text').value = text;
+    document.querySelector('details.board-text').open = true;
+    pasteBoard();
+  });
   $('copy-board').addEventListener('click', () => copy(board.rows().join('\n'), $('copy-board')));
   $('play-it').addEventListener('click', playIt);
   $('compare-btn').addEventListener('click', compareSelected);
