@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
+from app import cli
 from app.main import create_app
 from app.schemas import UnseenOut
 from app.settings import Settings
@@ -99,3 +101,22 @@ def test_endpoint_errors(client: TestClient, game: str, body: dict, status: int,
     assert err["code"] == code
     for k, v in details.items():
         assert err["details"][k] == v, err
+
+
+def test_cli(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert cli.main(["unseen", "--game", "crossplay", "--rack", "QUIXOTE"]) == 0
+    tiles, summary = capsys.readouterr().out.splitlines()
+    assert tiles.startswith("AAAAAAAAA BB CC DDDD ") and tiles.endswith(" YY Z ???") and " Q" not in tiles
+    assert summary == "93 tiles unseen: 36 vowels, 54 consonants, 3 blanks"
+    board, heights = tmp_path / "board.txt", tmp_path / "heights.txt"
+    board.write_text("\n".join(UPWORDS_BOARD) + "\n")
+    heights.write_text("\n".join(UPWORDS_HEIGHTS) + "\n")
+    argv = ["unseen", "--game", "upwords", "--board", str(board), "--heights", str(heights), "--rack", "QUIZEAS"]
+    assert cli.main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["buried"] == 1
+    assert cli.main(argv) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "89 tiles unseen: 29 vowels, 61 consonants; 1 buried under stacks (letters unknown, so counts per letter are at most)"
+    )
+    assert cli.main(["unseen", "--rack", "QQ"]) == 2
+    assert "crossplay has only 1" in capsys.readouterr().err
