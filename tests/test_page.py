@@ -540,31 +540,37 @@ def axe_violations(page: Page, axe: Path) -> list[str]:
 
 
 def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, axe_js: Path) -> None:
-    """axe-core's WCAG 2.1 A/AA and best-practice rules on the page in its busiest states."""
-    for width in (1280, 390):
-        # bypass_csp: the page's policy would (rightly) refuse the injected audit script
-        context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=True)
-        page = context.new_page()
-        try:
-            open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
-            page.press("#rack", "Enter")
-            page.locator("#results tbody tr").first.click()
-            page.click("#compare-btn")
-            expect(page.locator("#compare tbody td.score")).to_have_count(3)
-            page.fill("#c-row", "1")
-            page.select_option("#c-col", "8")
-            page.fill("#c-word", "KAISERs")
-            page.click("#c-submit")
-            expect(page.locator("#check-result .better")).to_be_visible()
-            assert axe_violations(page, axe_js) == []
-            open_page(page, server, "?game=upwords&board=" + "-".join(["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5)
-                      + "&heights=" + "-".join(["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5) + "&rack=QUIZEAS")
-            page.press("#rack", "Enter")
-            page.locator("#results tbody tr").first.click()
-            expect(page.locator("#breakdown .total dd")).to_have_text("19")
-            assert axe_violations(page, axe_js) == []
-        finally:
-            context.close()
+    """axe-core's WCAG 2.1 A/AA and best-practice rules on the page in its busiest states: a
+    solved Crossplay position with a play selected, compared and checked at 1280 px; Upwords
+    with stacks, solved, at 390 px (each audit takes several seconds, so two of them)."""
+    # bypass_csp: the page's policy would (rightly) refuse the injected audit script
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+        page.press("#rack", "Enter")
+        page.locator("#results tbody tr").first.click()
+        page.click("#compare-btn")
+        expect(page.locator("#compare tbody td.score")).to_have_count(3)
+        page.fill("#c-row", "1")
+        page.select_option("#c-col", "8")
+        page.fill("#c-word", "KAISERs")
+        page.click("#c-submit")
+        expect(page.locator("#check-result .better")).to_be_visible()
+        assert axe_violations(page, axe_js) == []
+    finally:
+        context.close()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        open_page(page, server, "?game=upwords&board=" + "-".join(["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5)
+                  + "&heights=" + "-".join(["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5) + "&rack=QUIZEAS")
+        page.press("#rack", "Enter")
+        page.locator("#results tbody tr").first.click()
+        expect(page.locator("#breakdown .total dd")).to_have_text("19")
+        assert axe_violations(page, axe_js) == []
+    finally:
+        context.close()
 
 
 # ----------------------------------------------------------------------------- API docs offline
