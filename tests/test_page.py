@@ -2,7 +2,8 @@
 (default lexicon) served by uvicorn on a free local port.
 
 The tests skip only when Chromium or Playwright is missing *and* the CI variable is unset; in
-CI they must run. Screenshots go to ``.screenshots/`` (git-ignored).
+CI they must run. ``WORDSOLVER_CHROMIUM`` names another Chromium binary. Screenshots go to
+``.screenshots/`` (git-ignored); two of them are the README's pictures in ``docs/``.
 """
 
 from __future__ import annotations
