@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=2048, compresslevel=5)  # level 9: 6x the time for 20% less
     app.add_middleware(Observe)  # request ID, metrics, access log: sees the final status and size
     app.add_middleware(StripTrailingSlash)
-    configure_access_log(settings.access_log)
+    configure_access_log(settings.access_log and settings.log_level.lower() in ("trace", "debug", "info"))
     return app
 
 
