@@ -318,6 +318,11 @@ def test_upwords_heights_example(page: Page, server: str) -> None:
     first.click()
     expect(page.locator("#breakdown .total dd")).to_have_text("19")
     expect(page.locator("#breakdown .bonus dt")).to_contain_text("All seven tiles")
+    # unseen tiles: 100 - 4 in stacks - 7 on the rack; one buried under the A; no blanks in Upwords
+    expect(page.locator("#unseen-summary")).to_contain_text("89 tiles unseen")
+    expect(page.locator("#unseen-summary")).to_contain_text("1 buried under stacks")
+    expect(page.locator("#unseen li")).to_have_count(26)
+    expect(page.locator("#unseen li[data-letter='Q']")).to_have_attribute("aria-label", "Qu: 0")
     shot(page, "upwords-1280")
 
 

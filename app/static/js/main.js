@@ -307,7 +307,8 @@ async function updateUnseen() {
     if (seq !== unseenSeq) return; // a newer request is on its way
     $('unseen-error').hidden = true;
     const list = $('unseen');
-    list.replaceChildren(...Object.entries(out.unseen).map(([ch, n]) =>
+    const shown = Object.entries(out.unseen).filter(([ch]) => ch !== '?' || board.info.blanks);
+    list.replaceChildren(...shown.map(([ch, n]) =>
       h('li', { class: n ? '' : 'none', 'data-letter': ch, 'aria-label': `${ch === '?' ? 'blank' : faceOf(ch)}: ${n}` },
         h('span', { class: 'ul', 'aria-hidden': 'true' }, ch === '?' ? '?' : faceOf(ch)), h('span', { class: 'un', 'aria-hidden': 'true' }, String(n)))));
     const parts = [`${plural(out.total, 'tile')} unseen`, plural(out.vowels, 'vowel'), plural(out.consonants, 'consonant')];
