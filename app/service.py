@@ -24,6 +24,7 @@ from engine import (
     placements_from_word,
     position,
     rank_play,
+    unseen_tiles,
 )
 from engine.solver import _check_deadline as check_deadline
 
@@ -44,6 +45,8 @@ from .schemas import (
     MovesOut,
     PlayIn,
     ScoreIn,
+    UnseenIn,
+    UnseenOut,
     VerifyIn,
     WordCheck,
 )
@@ -318,3 +321,14 @@ def lexicon_info(store: LexiconStore, name: str, default: str) -> LexiconOut:
 def check_words(lex: Lexicon, words: list[str]) -> CheckOut:
     results = [WordCheck(word=w, valid=w in lex) for w in words]
     return CheckOut(lexicon=lex.name, all_valid=all(r.valid for r in results), results=results)
+
+
+# ----------------------------------------------------------------------------- unseen tiles
+
+
+def unseen(rules: Ruleset, req: UnseenIn) -> UnseenOut:
+    u = unseen_tiles(position(rules, req.board, req.rack, req.heights))
+    return UnseenOut(
+        game=game_name(rules), unseen=u.counts, total=u.total, vowels=u.vowels, consonants=u.consonants,
+        blanks=u.blanks, buried=u.buried,
+    )
