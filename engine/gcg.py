@@ -306,8 +306,8 @@ class Imported:
 
     game: Game
     record: Record
-    entries: tuple[Entry, ...]  # entries[i] is the line of game.turns[i] (the play for a withdrawn phony)
-    withdraw_lines: dict[int, int]  # turn index of a withdrawn phony -> its '--' line
+    entries: tuple[Entry | None, ...]  # the line of game.turns[i] (a phony's play line); None: none
+    withdraw_lines: dict[int, Entry]  # turn index of a withdrawn phony -> its '--' line
 
 
 def to_game(rec: Record, rules: GameRules, lexicon: str = "") -> Imported:
@@ -318,9 +318,9 @@ def to_game(rec: Record, rules: GameRules, lexicon: str = "") -> Imported:
     cells = [0] * n2
     heights: list[int] | None = [0] * n2 if rs.stacking else None
     turns: list[Turn] = []
-    entries: list[Entry] = []
+    entries: list[Entry | None] = []
     history: list[tuple[int, list[tuple[int, int, int]]]] = []  # turn index, (square, old code, old height)
-    withdraw_lines: dict[int, int] = {}
+    withdraw_lines: dict[int, Entry] = {}
     for e in rec.entries:
         if e.player >= rules.players:
             raise _error(e.line, e.text, f"{rs.name} has {rules.players} players")
@@ -348,7 +348,7 @@ def to_game(rec: Record, rules: GameRules, lexicon: str = "") -> Imported:
                     if heights is not None:
                         heights[i] = h
                 turns[k] = replace(turns[k], kind=WITHDRAWN, score=0)
-                withdraw_lines[k] = e.line
+                withdraw_lines[k] = e
                 continue
             elif e.kind == EXCHANGE:
                 turns.append(Turn(e.player, EXCHANGE, rack=rack, tiles=e.tiles, count=e.count, score=e.score))
@@ -377,7 +377,9 @@ def _last_turn(turns: list[Turn]) -> int:
     return -1
 
 
-def _normalise_end(rules: GameRules, turns: list[Turn], entries: list[Entry]) -> tuple[list[Turn], list[Entry]]:
+def _normalise_end(
+    rules: GameRules, turns: list[Turn], entries: list[Entry | None]
+) -> tuple[list[Turn], list[Entry | None]]:
     """End-of-game lines as one END record per player, in seat order (a player without a line
     kept no tiles and gets 0), so a written and re-read game compares equal."""
     k = len(turns)
@@ -389,7 +391,7 @@ def _normalise_end(rules: GameRules, turns: list[Turn], entries: list[Entry]) ->
     if len(ends) != len(turns) - k:
         return turns, entries  # a player with two end lines: keep the record as written
     tail_t = [ends[p][0] if p in ends else Turn(p, END) for p in range(rules.players)]
-    tail_e = [ends[p][1] if p in ends else entries[-1] for p in range(rules.players)]
+    tail_e = [ends[p][1] if p in ends else None for p in range(rules.players)]
     return turns[:k] + tail_t, entries[:k] + tail_e
 
 
