@@ -9,6 +9,8 @@
     wordsolver serve [--host H] [--port P] [--workers N]
     wordsolver compile [NAME ...]      compile lexicons into the cache (used at image build)
     wordsolver healthcheck [--url U]   exit 0 when /healthz answers (container health check)
+    wordsolver selfplay --game G --games N --seed S     complete games between engine players
+    wordsolver analyze GAME.gcg [--game G]              grade every turn of a game record
 
 Each solving command computes exactly what its endpoint returns; ``--json`` prints that
 answer (and errors as the API's error envelope, on standard output). A board file holds one
@@ -32,7 +34,7 @@ from pydantic import ValidationError
 
 from engine import EngineError, Lexicon, get_ruleset
 
-from . import service
+from . import cli_games, service
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
@@ -321,6 +323,8 @@ def parser() -> argparse.ArgumentParser:
     health.add_argument("--url", help="default http://127.0.0.1:$WORDSOLVER_PORT/healthz")
     health.add_argument("--timeout", type=float, default=3.0)
     health.set_defaults(run=cmd_healthcheck)
+
+    cli_games.add_parsers(sub)
     return p
 
 

@@ -22,7 +22,7 @@ turns are still re-scored and checked but not ranked, and say so (``cut_short``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import TimeBudgetExceeded
 from .board import BLANK, LETTER_MASK
@@ -144,6 +144,8 @@ def grade(
         if not turn.uses_turn:
             if turn.kind == END:
                 others = any(p in end_players for p in range(rules.players) if p != turn.player)
+                if entry is not None:  # "(RACK) +N" names the other players' tiles, kept on the line
+                    turn = replace(turn, tiles=entry.tiles)
                 rescored_turn.append(_end_rescore(rules, turn, others) if (turn.rack or turn.tiles) else turn.score)
             else:
                 rescored_turn.append(turn.score)

@@ -233,8 +233,12 @@ def square_of(rules: Ruleset, position: str) -> tuple[int, int, str]:
     if not m:
         raise GameRecordError(f"{position!r} is not a position")
     if m.group(1):
-        return int(m.group(1)), ord(m.group(2).upper()) - 64, "across"
-    return int(m.group(4)), ord(m.group(3).upper()) - 64, "down"
+        row, col, direction = int(m.group(1)), ord(m.group(2).upper()) - 64, "across"
+    else:
+        row, col, direction = int(m.group(4)), ord(m.group(3).upper()) - 64, "down"
+    if not (1 <= row <= rules.size and 1 <= col <= rules.size):
+        raise GameRecordError(f"{position!r} is not a square of the {rules.size}x{rules.size} board")
+    return row, col, direction
 
 
 def position_text(move: Move) -> str:
