@@ -28,6 +28,7 @@ from engine import (
 )
 from engine.solver import _check_deadline as check_deadline
 
+from .cgp_fields import cgp_after
 from .errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
     AdjustmentOut,
@@ -181,6 +182,7 @@ def best_moves_payload(
         "total_moves": result.total if req.count else None,
         "moves": moves,
         "warnings": warnings_payload(rules, pos.cells, lex),
+        "cgp": cgp_after(rules, req.cgp, pos, check) if req.cgp else None,
     }
 
 
