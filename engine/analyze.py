@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import TimeBudgetExceeded
 from .board import BLANK, LETTER_MASK
+from .errors import TimeBudgetExceeded
 from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
 from .gcg import Entry, Imported, gcg_word, position_text
 from .lexicon import Lexicon

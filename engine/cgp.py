@@ -66,7 +66,7 @@ def _fail(field: str, at: int, message: str, char: str | None = None) -> CGPErro
 def _board(text: str, offset: int) -> tuple[str, ...]:
     rows = []
     for r, row in enumerate(text.split("/"), start=1):
-        out = []
+        out: list[str] = []
         k = 0
         while k < len(row):
             ch = row[k]

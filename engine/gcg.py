@@ -31,13 +31,13 @@ from dataclasses import dataclass, field, replace
 from .board import BLANK, LETTER_MASK
 from .errors import EngineError, GameRecordError
 from .game import (
+    BONUS,
     END,
     EXCHANGE,
     PASS,
     PENALTY,
     PLAY,
     WITHDRAWN,
-    BONUS,
     Game,
     GameRules,
     Turn,
@@ -181,7 +181,10 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
         raise _error(lineno, line, f"the turn's score {score_tok!r} must be signed (+32, -10)")
     score = int(score_tok)
     body = toks[:-2]
-    base = {"line": lineno, "player": seat, "score": score, "cumulative": cum, "text": line.strip()}
+
+    def entry(kind: str, rack: str | None, tiles: str = "", count: int = 0, position: str = "", word: str = "") -> Entry:
+        return Entry(line=lineno, player=seat, kind=kind, rack=rack, score=score, cumulative=cum, position=position,
+                     word=word, tiles=tiles, count=count, text=line.strip())
 
     def rack_of(tok: str) -> str:
         if not RACK.match(tok):
@@ -191,16 +194,16 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
     if len(body) == 1 and body[0].startswith("(") and body[0].endswith(")"):
         inner = body[0][1:-1]
         if inner in ("challenge", "time"):
-            return Entry(kind=BONUS if inner == "challenge" else PENALTY, rack=None, **base)
-        return Entry(kind=END, rack="", tiles=rack_of(inner), **base)  # went out: the others' tiles
+            return entry(BONUS if inner == "challenge" else PENALTY, None)
+        return entry(END, "", tiles=rack_of(inner))  # went out: the others' tiles
     if len(body) == 2 and body[1].startswith("(") and body[1].endswith(")"):
         inner = body[1][1:-1]
-        rack = rack_of(body[0])
+        shown = rack_of(body[0])
         if inner == "challenge":
-            return Entry(kind=BONUS, rack=rack, **base)
+            return entry(BONUS, shown)
         if inner == "time":
-            return Entry(kind=PENALTY, rack=rack, **base)
-        return Entry(kind=END, rack=rack, tiles=rack_of(inner), **base)
+            return entry(PENALTY, shown)
+        return entry(END, shown, tiles=rack_of(inner))
     rack: str | None = None
     if body and (len(body) == 3 or (len(body) == 2 and body[1].startswith("-")) or (len(body) == 2 and body[1] == "--")):
         rack = rack_of(body[0])
@@ -208,19 +211,19 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
     if len(body) == 1 and body[0].startswith("-"):
         arg = body[0][1:]
         if arg == "-":
-            return Entry(kind=WITHDRAWN, rack=rack, **base)
+            return entry(WITHDRAWN, rack)
         if arg == "":
-            return Entry(kind=PASS, rack=rack, **base)
+            return entry(PASS, rack)
         if arg.isdigit():
-            return Entry(kind=EXCHANGE, rack=rack, count=int(arg), **base)
-        return Entry(kind=EXCHANGE, rack=rack, tiles=rack_of(arg), count=len(arg), **base)
+            return entry(EXCHANGE, rack, count=int(arg))
+        return entry(EXCHANGE, rack, tiles=rack_of(arg), count=len(arg))
     if len(body) == 2:
         pos, word = body
         if not POSITION.match(pos):
             raise _error(lineno, line, f"{pos!r} is not a position (8D across, D8 down)")
         if not re.fullmatch(r"[A-Za-z.]+", word):
             raise _error(lineno, line, f"word {word!r} may hold only letters and '.'")
-        return Entry(kind=PLAY, rack=rack, position=pos.upper(), word=word, **base)
+        return entry(PLAY, rack, position=pos.upper(), word=word)
     raise _error(lineno, line, "not a play, exchange, pass, challenge, time penalty or end-of-game line")
 
 
@@ -418,13 +421,14 @@ def fill_draws(game: Game) -> Game:
             continue
         firsts.setdefault(t.player, rack_now)
         if t.player in last:
-            j, left = last.pop(t.player)
-            drawn = subtract(tile_counts(rack_now), left)
+            j, kept = last.pop(t.player)
+            drawn = subtract(tile_counts(rack_now), kept)
             if drawn is not None and turns[j].kind != WITHDRAWN:
                 turns[j] = replace(turns[j], drawn=tiles_text(drawn))
         if t.kind == END:
             continue
         have = tile_counts(rack_now)
+        left: list[int] | None
         if t.kind == PLAY and t.move is not None:
             left = subtract(have, tile_counts(tiles_of_move(t.move)))
         elif t.kind == EXCHANGE and t.tiles:
