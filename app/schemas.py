@@ -152,6 +152,9 @@ class ErrorCode(StrEnum):
     request_timeout = "request_timeout"
     internal_error = "internal_error"
     invalid_ruleset = "invalid_ruleset"
+    invalid_cgp = "invalid_cgp"
+    invalid_game_record = "invalid_game_record"
+    illegal_turn = "illegal_turn"
 
 
 class ErrorFieldError(BaseModel):
@@ -341,7 +344,7 @@ class ScoreOut(BaseModel):
         description="With a rack: up to `better` legal plays that rank above this one, best first (empty for a best play)."
     )
     warnings: list[WarningOut]
-    cgp: str | None = Field(default=None, description="When the request gave a CGP: the position after the play (the other player to move; tiles drawn unknown).")
+    cgp: str | None = Field(default=None, description="Only when the request gave a CGP: the position after the play (the other player to move; tiles drawn unknown).")
 
 
 class CompareIn(RequestModel):

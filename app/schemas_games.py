@@ -55,7 +55,7 @@ class TurnGradeOut(BaseModel):
 
 class PlayerTotalOut(BaseModel):
     name: str
-    recorded: int
+    recorded: int = Field(description="The record's last cumulative score for the player.")
     rescored: int
     points_left: int
 

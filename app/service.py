@@ -182,7 +182,6 @@ def best_moves_payload(
         "total_moves": result.total if req.count else None,
         "moves": moves,
         "warnings": warnings_payload(rules, pos.cells, lex),
-        "cgp": cgp_after(rules, req.cgp, pos, check) if req.cgp else None,
     }
 
 
@@ -253,7 +252,7 @@ def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn, deadline: float | Non
         "total_moves": total,
         "better_plays": better,
         "warnings": warnings_payload(rules, pos.cells, lex),
-    }
+    } | ({"cgp": cgp_after(rules, req.cgp, pos, check)} if req.cgp else {})
 
 
 def compare_games() -> list[Ruleset]:

@@ -62,7 +62,7 @@ class TurnGrade:
 @dataclass(frozen=True)
 class PlayerTotal:
     name: str
-    recorded: int
+    recorded: int  # the record's last cumulative score for the player
     rescored: int
     points_left: int
 
@@ -216,6 +216,7 @@ def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_
     recorded = [0] * rules.players
     rescored = [0] * rules.players
     first: Difference | None = None
+    claimed: dict[int, int] = {}  # the last cumulative score the record shows per player
     turn_no = 0
     withdraw = imported.withdraw_lines
     for k, turn in enumerate(game.turns):
@@ -223,13 +224,14 @@ def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_
         recorded[turn.player] += turn.score
         rescored[turn.player] += rescored_turn[k]
         entry = imported.entries[k] if k < len(imported.entries) else None
-        if entry is None or first is not None:
+        if entry is None:
             continue
         checks = [(entry.line, entry.cumulative, rescored[turn.player])]
         if turn.kind == WITHDRAWN:  # the phony's line (with its points), then the '--' line
             checks[0] = (entry.line, entry.cumulative, rescored[turn.player] + phony.get(k, 0))
             if k in withdraw:
                 checks.append((withdraw[k].line, withdraw[k].cumulative, rescored[turn.player]))
+        claimed[turn.player] = checks[-1][1]
         for line, want, got in checks:
             if want != got and first is None:
                 first = Difference(line, max(turn_no, 1), turn.player, want, got)
@@ -237,7 +239,7 @@ def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_
     if not any(t.kind == END for t in game.turns):
         notes.append("the record has no end-of-game lines: the game is unfinished or ended on time")
     players = tuple(
-        PlayerTotal(game.names[p], recorded[p], rescored[p], left_total[p]) for p in range(rules.players)
+        PlayerTotal(game.names[p], claimed.get(p, recorded[p]), rescored[p], left_total[p]) for p in range(rules.players)
     )
     return GameGrade(
         game=rules.name, lexicon=lex.name, turns=tuple(grades), players=players,
