@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .board import BLANK, LETTER_MASK
-from .errors import TimeBudgetExceeded
+from .errors import IllegalPlayError, TimeBudgetExceeded
 from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
 from .gcg import Entry, Imported, gcg_word, position_text
 from .lexicon import Lexicon
@@ -136,6 +136,7 @@ def grade(
     phony: dict[int, int] = {}  # game turn index of a phony taken back -> its re-scored points
     left_total = [0] * rules.players
     cut = 0
+    notes: list[str] = []
     out_of_time = False
     end_players = {t.player for t in game.turns if t.kind == END and t.rack}
     turn_no = 0
@@ -160,7 +161,12 @@ def grade(
         if turn.kind in (PLAY, WITHDRAWN):
             assert turn.move is not None
             placed = placements(rs, turn.move)
-            check = check_play(pos, lex, placed, use_rack=False)
+            try:
+                check = check_play(pos, lex, placed, use_rack=False)
+            except IllegalPlayError as exc:  # a rule the record's game did not apply (Upwords plurals)
+                notes.append(f"turn {turn_no} (line {entry.line if entry else 0}): {exc.message}")
+                check = check_play(replace(pos, plural_rule=False), lex, placed, use_rack=False)
+                check = replace(check, invalid_words=[*check.invalid_words, turn.move.word])
             score, valid, invalid = check.breakdown.total, check.valid, tuple(check.invalid_words)
             play = f"{position_text(turn.move)} {gcg_word(rs, cells, turn.move)}"
             if turn.kind == PLAY:
@@ -206,11 +212,11 @@ def grade(
                 cells[i] = code
                 if heights is not None:
                     heights[i] += 1
-    return _totals(imported, lex, grades, rescored_turn, phony, left_total, cut)
+    return _totals(imported, lex, grades, rescored_turn, phony, left_total, cut, notes)
 
 
 def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_turn: list[int],
-            phony: dict[int, int], left_total: list[int], cut: int) -> GameGrade:
+            phony: dict[int, int], left_total: list[int], cut: int, notes: list[str]) -> GameGrade:
     game = imported.game
     rules = game.rules
     recorded = [0] * rules.players
@@ -235,7 +241,6 @@ def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_
         for line, want, got in checks:
             if want != got and first is None:
                 first = Difference(line, max(turn_no, 1), turn.player, want, got)
-    notes = []
     if not any(t.kind == END for t in game.turns):
         notes.append("the record has no end-of-game lines: the game is unfinished or ended on time")
     players = tuple(

@@ -123,6 +123,9 @@ def parse_gcg(text: str, players: int = 2) -> Record:
             in_note = key == "note"
             m = re.fullmatch(r"player(\d+)", key)
             r = re.fullmatch(r"rack(\d+)", key)
+            for found in (m, r):
+                if found and not 1 <= int(found.group(1)) <= players:
+                    raise _error(lineno, line, f"#{key}: players are numbered 1 to {players}")
             if m:
                 seat = int(m.group(1)) - 1
                 nick, _, name = value.partition(" ")
@@ -333,6 +336,8 @@ def to_game(rec: Record, rules: GameRules, lexicon: str = "") -> Imported:
             raise _error(e.line, e.text, f"{rs.name} has {rules.players} players")
         rack = e.rack or ""
         try:
+            _check_rack(rs, e.rack)
+            _check_rack(rs, e.tiles)
             if e.kind == PLAY:
                 row, col, direction = square_of(rs, e.position)
                 placed = word_placements(rs, cells, row, col, direction, e.word)
@@ -375,6 +380,17 @@ def to_game(rec: Record, rules: GameRules, lexicon: str = "") -> Imported:
         lexicon=lexicon or rec.lexicon,
     )
     return Imported(fill_draws(game), rec, tuple(entries), withdraw_lines)
+
+
+def _check_rack(rules: Ruleset, rack: str | None) -> None:
+    """A rack on a record line holds at most a rack's worth of the game's tiles (this also
+    bounds what a search on it may cost)."""
+    if not rack:
+        return
+    if len(rack) > rules.rack_size:
+        raise GameRecordError(f"the rack {rack} holds {len(rack)} tiles; {rules.name} racks hold {rules.rack_size}")
+    if rack.count("?") > rules.blanks:
+        raise GameRecordError(f"the rack {rack} holds {rack.count('?')} blanks; {rules.name} has {rules.blanks}")
 
 
 def _last_turn(turns: list[Turn]) -> int:
