@@ -153,3 +153,29 @@ def test_cgp_errors_are_422_naming_the_field(client: TestClient, body: dict, cod
     assert r.status_code == 422
     err = r.json()["error"]
     assert err["code"] == code and err["details"]["field"] == field
+
+
+def test_cli_best_and_score_take_cgp(capsys: pytest.CaptureFixture[str]) -> None:
+    from app import cli
+
+    assert cli.main(["best", "--game", "scrabble", "--cgp", MID, "--limit", "1"]) == 0
+    assert "7G ZOO" in capsys.readouterr().out
+    assert cli.main(["score", "--game", "scrabble", "--cgp", MID, "9F", "OXO"]) == 0
+    out = capsys.readouterr().out
+    assert "cgp after the play: 15/15/15/15/15/15/15/3RETAINS5/5OXO7/" in out
+    assert cli.main(["best", "--game", "scrabble", "--cgp", "15/15 A/B 0/0 0"]) == 2
+    assert "cgp board, character 6" in capsys.readouterr().err
+    assert cli.main(["best", "--game", "scrabble"]) == 2
+    assert "rack" in capsys.readouterr().err
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="0123456789ABCDEFabcz?/ ;-[]lex", max_size=60), st.sampled_from(["moves", "score"]))
+def test_random_cgp_requests_never_get_a_server_error(text: str, endpoint: str) -> None:
+    client = TestClient(create_app(Settings(search_timeout=5)), raise_server_exceptions=False)
+    body: dict = {"cgp": text}
+    if endpoint == "score":
+        body["play"] = "8H AT"
+    r = client.post(f"/v1/games/scrabble/{endpoint}", json=body)
+    assert r.status_code < 500, r.text
+    assert r.status_code == 200 or "error" in r.json()
