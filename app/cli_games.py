@@ -1,6 +1,6 @@
 """Whole-game subcommands of ``wordsolver``: ``selfplay`` and ``analyze``.
 
-    wordsolver selfplay --game G --games N --seed S [--players greedy,greedy] [--json] [--out DIR]
+    wordsolver selfplay --game G --games N --seed S [--players greedy,greedy] [--json] [--out DIR] [--mirrored]
     wordsolver analyze game.gcg [--game scrabble] [--lexicon L] [--best N] [--json]
 
 ``analyze`` prints what ``POST /v1/games/{game}/analyze`` returns, as a table (or the JSON).
@@ -42,10 +42,11 @@ def cmd_selfplay(args: argparse.Namespace, settings: Settings) -> int:
 
     def save(k: int, game: Game) -> None:
         if out is not None:
-            path = out / f"{rules.name}-{args.seed + k}.gcg"
-            path.write_text(write_gcg(game, f"wordsolver self-play, {rules.name}, seed {args.seed + k}"), encoding="utf-8")
+            stem = f"{rules.name}-{game.seed}" + (f"-{k % rules.players + 1}" if args.mirrored else "")
+            path = out / f"{stem}.gcg"
+            path.write_text(write_gcg(game, f"wordsolver self-play, {rules.name}, seed {game.seed}"), encoding="utf-8")
 
-    summary = play_games(rules, lex, names, args.games, args.seed, on_game=save)
+    summary = play_games(rules, lex, names, args.games, args.seed, on_game=save, mirrored=args.mirrored)
     if args.json:
         print(json.dumps(summary.to_dict()))
         return 0
@@ -81,6 +82,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--players", default="greedy,greedy", help=f"comma-separated players ({', '.join(PLAYERS)})")
     sp.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     sp.add_argument("--out", type=Path, help="write each game as GCG into this folder")
+    sp.add_argument("--mirrored", action="store_true",
+                    help="play each seed once per seating, seats swapped (A/B comparisons); files G-SEED-N.gcg")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.set_defaults(run=cmd_selfplay)
 

@@ -142,11 +142,16 @@ class Summary:
 
 def play_games(
     rules: GameRules, lex: Lexicon, player_names: Sequence[str], games: int, seed: int,
-    on_game: object = None,
+    on_game: object = None, mirrored: bool = False,
 ) -> Summary:
     """``games`` games between the named players; ``on_game(k, game)`` is called after each
-    (the CLI writes the GCG files there). Listed player ``i`` sits in seat ``i``; game ``k``
-    is started by seat ``k % players``."""
+    (the CLI writes the GCG files there). Wins, scores and spread are per player as listed.
+
+    By default listed player ``i`` sits in seat ``i``, game ``k`` uses seed ``seed + k`` and is
+    started by seat ``k % players``. ``mirrored`` plays every seed once per seating instead
+    (for A/B comparisons): game ``k`` uses seed ``seed + k // players``, seat 0 always moves
+    first, and the players are rotated ``k % players`` seats, so with two players each seed is
+    a pair of games with the seats swapped: the same bag, each player in each seat."""
     if len(player_names) != rules.players:
         raise ValueError(f"{rules.name} is played by {rules.players} players, {len(player_names)} given")
     m = len(player_names)
@@ -157,10 +162,13 @@ def play_games(
     plays = turns_played = 0
     t0 = time.perf_counter()
     for k in range(games):
-        players = [make_player(name, f"{seed + k}:{i}") for i, name in enumerate(player_names)]
-        names = [f"{name}{i + 1}" for i, name in enumerate(player_names)]
-        game = play_game(rules, lex, players, seed + k, first=k % m, names=names)
-        scores = game.final_scores()
+        game_seed, shift, first = (seed + k // m, k % m, 0) if mirrored else (seed + k, 0, k % m)
+        listed = [(s - shift) % m for s in range(m)]  # seat -> listed player
+        players = [make_player(player_names[i], f"{game_seed}:{i}") for i in listed]
+        names = [f"{player_names[i]}{i + 1}" for i in listed]
+        game = play_game(rules, lex, players, game_seed, first=first, names=names)
+        by_seat = game.final_scores()
+        scores = [by_seat[listed.index(i)] for i in range(m)]
         best = max(scores)
         if scores.count(best) > 1:
             draws += 1

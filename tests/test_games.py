@@ -202,3 +202,15 @@ def test_strict_replay_refuses_wrong_turns(lex) -> None:  # type: ignore[no-unty
     after_end = g.turns + (Turn(0, PASS, rack=replay(g)[-1].racks[0]),)
     with pytest.raises(IllegalTurnError, match="over"):
         replay(replace(g, turns=after_end))
+
+
+@pytest.mark.parametrize("game", ["crossplay", "scrabble"])
+def test_mirrored_pairs_swap_the_seats(game: str, lex) -> None:  # type: ignore[no-untyped-def]
+    played: list[Game] = []
+    s = play_games(game_rules(game), lex, ["greedy", "greedy"], 6, seed=9, on_game=lambda k, g: played.append(g),
+                   mirrored=True)
+    for a, b in zip(played[::2], played[1::2], strict=True):
+        assert a.seed == b.seed and a.initial_racks == b.initial_racks and a.first == b.first == 0
+        assert a.names == ("greedy1", "greedy2") and b.names == ("greedy2", "greedy1")
+        assert a.turns == b.turns  # identical players: the same game, seats swapped
+    assert s.mean_spread == 0 and s.wins[0] == s.wins[1] and s.mean_scores[0] == s.mean_scores[1]
