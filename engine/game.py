@@ -18,8 +18,9 @@ Turn kinds:
 - ``bonus`` / ``penalty``: points that are not a turn (a challenge bonus, a time penalty).
 - ``end``: the end-of-game rack adjustment of one player (``tiles`` is the rack counted).
 
-A tile play resets the count of consecutive scoreless turns (even one worth 0 points); a pass,
-an exchange and a withdrawn phony add one.
+A tile play resets the count of consecutive scoreless turns (even one worth 0 points); the
+kinds listed in the game's rules add one (Scrabble: pass, exchange, withdrawn phony; Upwords:
+pass only, as its rule is "all players pass in turn"), any other kind resets it.
 
 Strict replay (self-play, where everything is known) checks every turn against the rules:
 whose turn it is, that the rack holds the tiles, that drawn tiles come out of the bag, that
@@ -62,6 +63,7 @@ class GameRules:
     exchange_min_bag: int  # tiles that must be in the bag for an exchange
     exchange_max_tiles: int  # tiles one exchange may throw back
     scoreless_turns_end: int  # the game ends after this many consecutive scoreless turns
+    scoreless_kinds: tuple[str, ...]  # the turn kinds that count as scoreless turns (a play resets)
     final_turns_after_bag_empty: int  # turns each player still gets once the bag is empty
     end_on_going_out: bool  # a player emptying their rack with the bag empty ends the game
     rack_adjustment: str  # "none", "going_out" or "per_tile" (ruleset.end_penalty_per_tile)
@@ -91,6 +93,7 @@ def game_rules(game: str | Ruleset, **overrides: object) -> GameRules:
             exchange_min_bag=int(ex["min_bag"]),
             exchange_max_tiles=int(ex["max_tiles"]),
             scoreless_turns_end=int(data["scoreless_turns_end"]["value"]),
+            scoreless_kinds=tuple(str(k) for k in data["scoreless_turns_end"]["counts"]),
             final_turns_after_bag_empty=int(data["final_turns_after_bag_empty"]["value"]),
             end_on_going_out=bool(data["end_on_going_out"]["value"]),
             rack_adjustment=str(data["rack_adjustment"]["value"]),
@@ -306,7 +309,7 @@ def apply(
     heights = list(state.heights) if state.heights is not None else None
     drawn = tile_counts(turn.drawn)
     buried = list(state.buried)
-    scoreless = state.scoreless + 1
+    scoreless = state.scoreless + 1 if turn.kind in rules.scoreless_kinds else 0
     if turn.kind in (PLAY, WITHDRAWN):
         if turn.move is None:
             raise _fail("a play needs its move", turn)

@@ -49,7 +49,7 @@ def end_reason(game: Game, states: list) -> str:  # type: ignore[type-arg]
         return "went out"
     scoreless = 0
     for t in reversed([t for t in game.turns if t.uses_turn]):
-        if t.kind == PLAY:
+        if t.kind not in rules.scoreless_kinds:
             break
         scoreless += 1
     if scoreless >= rules.scoreless_turns_end:
@@ -179,7 +179,7 @@ def test_upwords_exchanges_one_tile() -> None:
     with pytest.raises(IllegalTurnError, match="1 to 1 tiles"):
         apply(rules, state, Turn(0, EXCHANGE, rack="AEINRST", tiles="AE", count=2, drawn=drawn * 2))
     after = apply(rules, state, Turn(0, EXCHANGE, rack="AEINRST", tiles="A", count=1, drawn=drawn))
-    assert sum(after.bag) == sum(state.bag) and after.scoreless == 1
+    assert sum(after.bag) == sum(state.bag) and after.scoreless == 0  # an exchange is not a pass in Upwords
 
 
 def test_strict_replay_refuses_wrong_turns(lex) -> None:  # type: ignore[no-untyped-def]
@@ -214,3 +214,29 @@ def test_mirrored_pairs_swap_the_seats(game: str, lex) -> None:  # type: ignore[
         assert a.names == ("greedy1", "greedy2") and b.names == ("greedy2", "greedy1")
         assert a.turns == b.turns  # identical players: the same game, seats swapped
     assert s.mean_spread == 0 and s.wins[0] == s.wins[1] and s.mean_scores[0] == s.mean_scores[1]
+
+
+def test_scoreless_turns_end_the_game_by_each_games_count() -> None:
+    rules = game_rules("scrabble")
+    state = start(rules, ["AEINRST", "EEEIIOU"])
+    for k in range(6):
+        assert not state.over
+        state = apply(rules, state, Turn(k % 2, PASS, rack=state.racks[k % 2]))
+    assert state.over and state.scoreless == 6
+    assert [t.score for t in end_turns_of(rules, state)] == [-7, -7]  # nobody went out: each loses their rack
+    up = game_rules("upwords")
+    state = start(up, ["AEINRST", "EEEIIOU"])
+    bag_letter = next(ch for ch in "BCDFGHKLMP" if state.bag[ord(ch) - 64])
+    state = apply(up, state, Turn(0, PASS, rack=state.racks[0]))
+    state = apply(up, state, Turn(1, EXCHANGE, rack=state.racks[1], tiles="U", count=1, drawn=bag_letter))
+    state = apply(up, state, Turn(0, PASS, rack=state.racks[0]))
+    assert not state.over and state.scoreless == 1  # the exchange broke the run of passes
+    state = apply(up, state, Turn(1, PASS, rack=state.racks[1]))
+    assert state.over
+    assert [t.score for t in end_turns_of(up, state)] == [-35, -35]
+
+
+def end_turns_of(rules, state):  # type: ignore[no-untyped-def]
+    from engine.game import end_turns
+
+    return end_turns(rules, state)
