@@ -11,6 +11,12 @@ and the game's rules, so later players (leave-aware, simulating) need nothing mo
 - ``random``: a play chosen at random among the best ten, an exchange or a pass now and then
   (seeded): not a strong player, but it reaches exchanges, passes and odd endings that a
   greedy game rarely shows, which is what the property tests want.
+
+A new player (leave-aware, simulating) is a class with ``choose`` plus an entry in
+:data:`PLAYERS` (name -> factory taking a seed), after which ``wordsolver selfplay --players
+NAME,greedy`` and :func:`engine.selfplay.play_games` can seat it. The game enforces the rules:
+an exchange the view does not allow, or a play the rack cannot make, is refused with
+``IllegalTurnError`` when the turn is applied.
 """
 
 from __future__ import annotations
