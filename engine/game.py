@@ -14,7 +14,8 @@ Turn kinds:
   tiles are drawn before the old ones go back, so a player never draws their own tiles.
 - ``pass``.
 - ``withdrawn``: a phony play taken back after a challenge: the board and the rack are
-  unchanged and it scores 0 (the GCG ``--`` line).
+  unchanged and it scores 0 (the GCG ``--`` line); it ends the turn unless the game says
+  otherwise (Upwords: the player plays another word or passes).
 - ``bonus`` / ``penalty``: points that are not a turn (a challenge bonus, a time penalty).
 - ``end``: the end-of-game rack adjustment of one player (``tiles`` is the rack counted).
 
@@ -67,6 +68,7 @@ class GameRules:
     final_turns_after_bag_empty: int  # turns each player still gets once the bag is empty
     end_on_going_out: bool  # a player emptying their rack with the bag empty ends the game
     rack_adjustment: str  # "none", "going_out" or "per_tile" (ruleset.end_penalty_per_tile)
+    withdrawn_loses_turn: bool = True  # a phony taken back ends the turn (Upwords: play again)
     sources: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     @property
@@ -97,6 +99,7 @@ def game_rules(game: str | Ruleset, **overrides: object) -> GameRules:
             final_turns_after_bag_empty=int(data["final_turns_after_bag_empty"]["value"]),
             end_on_going_out=bool(data["end_on_going_out"]["value"]),
             rack_adjustment=str(data["rack_adjustment"]["value"]),
+            withdrawn_loses_turn=bool(data["withdrawn_loses_turn"]["value"]),
             sources=tuple((k, str(v["source"])) for k, v in data.items() if isinstance(v, dict)),
         )
     except (KeyError, TypeError, ValueError) as exc:
@@ -377,7 +380,10 @@ def apply(
     racks[turn.player] = tiles_text(rack)
     final_left = state.final_left
     over = False
-    if strict:
+    again = turn.kind == WITHDRAWN and not rules.withdrawn_loses_turn  # the same player moves again
+    if again:
+        scoreless = state.scoreless
+    elif strict:
         if final_left is not None:
             final_left -= 1
             over = final_left <= 0
@@ -393,7 +399,7 @@ def apply(
         racks=tuple(racks),
         bag=tuple(bag),
         scores=tuple(scores),
-        to_move=(turn.player + 1) % rules.players,
+        to_move=turn.player if again else (turn.player + 1) % rules.players,
         scoreless=scoreless,
         final_left=final_left,
         over=over,

@@ -240,3 +240,28 @@ def end_turns_of(rules, state):  # type: ignore[no-untyped-def]
     from engine.game import end_turns
 
     return end_turns(rules, state)
+
+
+@pytest.mark.parametrize(("game", "row", "moves_next"), [("upwords", 5, 0), ("scrabble", 8, 1)])
+def test_a_withdrawn_phony_ends_the_turn_per_game(game: str, row: int, moves_next: int, lex) -> None:  # type: ignore[no-untyped-def]
+    from engine.game import WITHDRAWN
+    from engine.solver import placements_from_word
+
+    rules = game_rules(game)
+    state = start(rules, ["AEINRST", "EEEIIOU"])
+    placed = placements_from_word(rules.ruleset, list(state.cells), row, 4, "across", "TRAIN")
+    check = check_play(state.position(rules), lex, placed)
+    after = apply(rules, state, Turn(0, WITHDRAWN, rack=state.racks[0], move=check.move), lex)
+    assert after.to_move == moves_next and after.cells == state.cells and after.racks == state.racks
+    if moves_next == 0:  # Upwords: the player plays another word instead
+        again = apply(rules, after, Turn(0, PLAY, rack=after.racks[0], move=check.move, score=check.move.score,
+                                         drawn="".join(sorted(draw_five(after)))), lex)
+        assert again.to_move == 1 and again.scores[0] == check.move.score
+
+
+def draw_five(state) -> str:  # type: ignore[no-untyped-def]
+    out = ""
+    for i in range(1, 27):
+        while state.bag[i] - out.count(chr(64 + i)) > 0 and len(out) < 5:
+            out += chr(64 + i)
+    return out
