@@ -20,12 +20,13 @@ ERROR_DOCS = {
     415: "Body not sent as application/json (`unsupported_media_type`)",
     422: (
         "Invalid request (`invalid_request`), board (`invalid_board`), rack (`invalid_rack`), tile counts "
-        "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), or the search ran past its "
-        "time budget (`time_budget_exceeded`); `details` names the field or square"
+        "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), the search ran past its "
+        "time budget (`time_budget_exceeded`), or the named word list cannot be used (`lexicon_too_large`, "
+        "`invalid_word_file`); `details` names the field, square, limit or line"
     ),
     503: (
-        "The lexicon is still loading (`not_ready`), or this worker is already running its share of "
-        "expensive searches (`busy`); retry after the Retry-After header's seconds"
+        "The lexicon is still compiling or loading (`not_ready`), or this worker is already running its "
+        "share of expensive searches (`busy`); retry after the Retry-After header's seconds"
     ),
 }
 

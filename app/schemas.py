@@ -147,6 +147,8 @@ class ErrorCode(StrEnum):
     not_ready = "not_ready"
     busy = "busy"
     request_timeout = "request_timeout"
+    lexicon_too_large = "lexicon_too_large"
+    invalid_word_file = "invalid_word_file"
     internal_error = "internal_error"
     invalid_ruleset = "invalid_ruleset"
 
@@ -391,9 +393,15 @@ class EndOut(BaseModel):
 
 class LexiconOut(BaseModel):
     name: str
-    word_count: int | None = Field(description="Null if the list could not be read.")
+    word_count: int | None = Field(description="Null until the list is compiled, or if it could not be.")
     provenance: str
     default: bool
+    status: Literal["ready", "loading", "compiled", "not_compiled", "failed"] = Field(
+        description="ready: loaded in this worker; loading: compiling or loading now; compiled: in the disk "
+        "cache (loads in milliseconds on first use); not_compiled: compiled on first use (503 not_ready "
+        "meanwhile); failed: see error."
+    )
+    error: ErrorBody | None = Field(default=None, description="Why a failed list could not be loaded.")
 
 
 class LexiconsOut(BaseModel):

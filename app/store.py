@@ -11,4 +11,10 @@ from .settings import Settings
 def make_store(settings: Settings) -> LexiconStore:
     """Lexicons by name: the shipped default plus every ``*.txt`` in ``settings.lexicon_dir``,
     each compiled on first use (cached on disk in ``settings.cache_dir``) and then kept."""
-    return LexiconStore(settings.lexicon_dir, settings.cache_dir, settings.shipped_lexicon_dir or SHIPPED_DIR)
+    return LexiconStore(
+        settings.lexicon_dir,
+        settings.cache_dir,
+        settings.shipped_lexicon_dir or SHIPPED_DIR,
+        max_words=settings.max_lexicon_words,
+        compile_timeout=settings.max_compile_seconds,
+    )

@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from conftest import started
 
 from app import cli
 from app.main import create_app
@@ -61,7 +61,7 @@ def test_best_json_is_the_api_response(board_file: Path, capsys: pytest.CaptureF
     printed = json.loads(capsys.readouterr().out)
     rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
     body = {"board": rows, "rack": "DEGIORT", "limit": 5, "filters": {"min_length": 5}}
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:
         assert printed == c.post("/v1/games/wwf/moves", json=body).json()
 
 
