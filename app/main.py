@@ -40,13 +40,20 @@ blank; rows and columns are 1-indexed. Every error is `{{"error": {{"code", "mes
 log = logging.getLogger("wordsolver")
 
 
+class _Format(logging.Formatter):
+    """Lines like uvicorn's own: ``INFO:     message``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname + ':':<10}{record.getMessage()}"
+
+
 def configure_logging(level: str) -> None:
     """Send the service's own log lines (lexicon progress, warnings) to stderr beside uvicorn's,
     unless the host application configured logging already."""
     if log.handlers or logging.getLogger().handlers:
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(levelname)-9s %(message)s"))
+    handler.setFormatter(_Format())
     log.addHandler(handler)
     log.setLevel(level.upper())
 

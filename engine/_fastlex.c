@@ -233,10 +233,10 @@ static PyObject *build(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
     } else {
         result = Py_BuildValue("(Ly#y#y#y#)", (long long)root,
-                               (const char *)b.mask, (Py_ssize_t)(b.n * 4),
-                               (const char *)b.first, (Py_ssize_t)(b.n * 4),
-                               (const char *)b.child, (Py_ssize_t)(b.ne * 4),
-                               (const char *)b.longest, (Py_ssize_t)(b.n * 4));
+                               b.mask ? (const char *)b.mask : "", (Py_ssize_t)(b.n * 4),
+                               b.first ? (const char *)b.first : "", (Py_ssize_t)(b.n * 4),
+                               b.child ? (const char *)b.child : "", (Py_ssize_t)(b.ne * 4),
+                               b.longest ? (const char *)b.longest : "", (Py_ssize_t)(b.n * 4));
     }
     free(b.mask);
     free(b.first);

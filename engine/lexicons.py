@@ -191,6 +191,9 @@ class LexiconStore:
         if error is not None:
             error.details.setdefault("lexicon", name)
             log.error("lexicon %r not loaded: %s", name, error.message)
+        else:
+            assert lex is not None
+            log.info("lexicon %r ready: %d words (%.2f s)", name, lex.word_count, time.monotonic() - entry.started)
         with self._lock:
             entry.key = key
             if lex is not None:
