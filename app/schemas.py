@@ -176,12 +176,22 @@ class ErrorDetails(BaseModel):
     expected: int | None = None
     available: int | None = None
     position: int | None = None
+    retry_after: int | None = Field(default=None, description="not_ready: seconds to wait (also the Retry-After header).")
+    limit: int | None = Field(default=None, description="lexicon_too_large: the word limit.")
+    words: int | None = Field(default=None, description="lexicon_too_large: the list's word count.")
+    limit_seconds: float | None = Field(default=None, description="lexicon_too_large: the compile time limit.")
+    file: str | None = Field(default=None, description="invalid_word_file, lexicon_too_large: the word file.")
+    line: int | None = Field(default=None, description="invalid_word_file: the 1-indexed line of the problem.")
+    cause: ErrorBody | None = Field(default=None, description="/readyz: why the default lexicon failed to load.")
 
 
 class ErrorBody(BaseModel):
     code: ErrorCode
     message: str = Field(description="What is wrong and where, for a person.")
     details: ErrorDetails
+
+
+ErrorDetails.model_rebuild()  # `cause` refers to ErrorBody, defined after it
 
 
 class ErrorOut(BaseModel):

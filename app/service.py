@@ -36,6 +36,7 @@ from .schemas import (
     CompareIn,
     EndIn,
     EndOut,
+    ErrorBody,
     GameName,
     GameOut,
     GameSummary,

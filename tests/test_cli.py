@@ -117,7 +117,7 @@ def test_score_json_is_the_api_response(board_file: Path, capsys: pytest.Capture
     assert cli.main(["score", "--board", str(board_file), "--rack", "AEINRS?", "1H KAISERiN", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:
         assert printed == c.post("/v1/games/crossplay/score",
                                  json={"board": rows, "rack": "AEINRS?", "play": "1H KAISERiN"}).json()
 
