@@ -180,6 +180,7 @@ class ErrorDetails(BaseModel):
     limit: int | None = Field(default=None, description="lexicon_too_large: the word limit.")
     words: int | None = Field(default=None, description="lexicon_too_large: the list's word count.")
     limit_seconds: float | None = Field(default=None, description="lexicon_too_large: the compile time limit.")
+    limit_mb: int | None = Field(default=None, description="lexicon_too_large: the compile memory limit.")
     file: str | None = Field(default=None, description="invalid_word_file, lexicon_too_large: the word file.")
     line: int | None = Field(default=None, description="invalid_word_file: the 1-indexed line of the problem.")
     cause: ErrorBody | None = Field(default=None, description="/readyz: why the default lexicon failed to load.")

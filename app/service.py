@@ -312,7 +312,8 @@ def end_of_game(rules: Ruleset, req: EndIn) -> EndOut:
 
 
 def lexicon_info(store: LexiconStore, name: str, default: str) -> LexiconOut:
-    """What is known of a lexicon without loading or compiling it (listing stays cheap)."""
+    """What is known of a lexicon without loading or compiling it (listing stays cheap). Every
+    field is set, so the routers' ``exclude_unset`` drops only the error details that do not apply."""
     status, count = store.describe(name)
     failure = store.error(name) if status == "failed" else None
     return LexiconOut(

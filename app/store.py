@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import LexiconStore
+from engine.lexicon import CompileLimits
 from engine.lexicons import SHIPPED_DIR
 
 from .settings import Settings
@@ -15,6 +16,5 @@ def make_store(settings: Settings) -> LexiconStore:
         settings.lexicon_dir,
         settings.cache_dir,
         settings.shipped_lexicon_dir or SHIPPED_DIR,
-        max_words=settings.max_lexicon_words,
-        compile_timeout=settings.max_compile_seconds,
+        limits=CompileLimits(settings.max_lexicon_words, settings.max_compile_seconds, settings.max_compile_mb),
     )

@@ -35,6 +35,7 @@ import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EngineError, LexiconTooLargeError, UnknownLexiconError, WordFileError
@@ -351,11 +352,15 @@ def words_of(content: bytes, source: str, max_words: int = MAX_WORDS) -> list[st
     """The normalised words of a word file's bytes, refused above ``max_words``."""
     words = normalise(decode_words(content, source))
     if len(words) > max_words:
-        raise LexiconTooLargeError(
-            f"{source} has {len(words)} words; the limit is {max_words} (setting WORDSOLVER_MAX_LEXICON_WORDS)",
-            file=source, words=len(words), limit=max_words,
-        )
+        raise too_many_words(source, len(words), max_words)
     return words
+
+
+def too_many_words(source: str, count: int, limit: int) -> LexiconTooLargeError:
+    return LexiconTooLargeError(
+        f"{source} has {count} words; the limit is {limit} (setting WORDSOLVER_MAX_LEXICON_WORDS)",
+        file=source, words=count, limit=limit,
+    )
 
 
 def default_cache_dir() -> Path:
@@ -394,10 +399,36 @@ def compile_file(path: Path, cached: Path, max_words: int = MAX_WORDS) -> int:
     return len(words)
 
 
+@dataclass(frozen=True)
+class CompileLimits:
+    """What one compile may use: words in the list, seconds, and memory of the child process
+    (MB of address space; 0 for no limit). Each refusal names its setting."""
+
+    max_words: int = MAX_WORDS
+    seconds: float | None = None
+    memory_mb: int = 0
+
+
+DEFAULT_LIMITS: CompileLimits = CompileLimits()
+
+
 def _child_main(argv: list[str]) -> int:
-    """The child's entry point, argv ``WORDS CACHED MAX_WORDS``: compile, or print the error as JSON."""
+    """The child's entry point, argv ``WORDS CACHED MAX_WORDS MEMORY_MB``: compile, or print
+    the error as JSON (exit status 3)."""
+    path, memory_mb = Path(argv[0]), int(argv[3])
     try:
-        compile_file(Path(argv[0]), Path(argv[1]), int(argv[2]))
+        if memory_mb:
+            import resource
+
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            compile_file(path, Path(argv[1]), int(argv[2]))
+        except MemoryError:
+            raise LexiconTooLargeError(
+                f"{path.name} needs more than {memory_mb} MB to compile (setting WORDSOLVER_MAX_COMPILE_MB)",
+                file=path.name, limit_mb=memory_mb,
+            ) from None
     except EngineError as exc:
         print(json.dumps({"type": type(exc).__name__, "message": exc.message, "details": exc.details}))
         return 3
@@ -441,20 +472,20 @@ def _try_load(cached: Path, name: str, digest: str) -> Lexicon | None:
         return None
 
 
-def _compile_in_child(path: Path, cached: Path, max_words: int, timeout: float | None) -> None:
+def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     try:
         done = subprocess.run(
             [sys.executable, "-c", "import sys; from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
-             str(path), str(cached), str(max_words)],
-            env=env, check=False, stdout=subprocess.PIPE, timeout=timeout,
+             str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
+            env=env, check=False, stdout=subprocess.PIPE, timeout=limits.seconds,
         )
-    except subprocess.TimeoutExpired:
+    except subprocess.TimeoutExpired:  # the child is killed
         raise LexiconTooLargeError(
-            f"{path.name} did not compile within {timeout:g} s (setting WORDSOLVER_MAX_COMPILE_SECONDS)",
-            file=path.name, limit_seconds=timeout,
+            f"{path.name} did not compile within {limits.seconds:g} s (setting WORDSOLVER_MAX_COMPILE_SECONDS)",
+            file=path.name, limit_seconds=limits.seconds,
         ) from None
     if done.returncode == 3:
         err = json.loads(done.stdout)
@@ -468,8 +499,7 @@ def load_word_file(
     name: str,
     cache_dir: Path | None = None,
     *,
-    max_words: int = MAX_WORDS,
-    timeout: float | None = None,
+    limits: CompileLimits = DEFAULT_LIMITS,
     on_compile: Callable[[], None] | None = None,
 ) -> Lexicon:
     """Load the cached compilation of a plain word list (one word per line), compiling it first
@@ -479,7 +509,7 @@ def load_word_file(
     one read and one hash, not a parse. A miss compiles in a child process, under a lock file
     so that one process per machine compiles a given list while the others wait for its file;
     ``on_compile`` is called before compiling or waiting (the caller may report "not ready").
-    A damaged cached file is logged, removed and compiled again.
+    A damaged cached file is logged, removed and compiled again. ``limits`` bound the compile.
     """
     content = read_word_bytes(path)
     digest = digest_bytes(content)
@@ -490,26 +520,51 @@ def load_word_file(
         if on_compile is not None:
             on_compile()
         if cache_writable(cache):
+            refused = cache / f"{digest}.refused.json"
             with _compile_lock(cache / f"{digest}.lock", lambda: log.info("waiting for another process compiling %r", name)):
                 lex = _try_load(cached, name, digest)  # the process we waited for compiled it
                 if lex is None:
-                    lex = _compile_and_load(path, cached, name, digest, max_words, timeout)
+                    _raise_refusal(refused, limits)  # ... or refused it under the same limits
+                    try:
+                        lex = _compile_and_load(path, cached, name, digest, limits)
+                    except (LexiconTooLargeError, WordFileError) as exc:
+                        if "limit_seconds" not in exc.details:  # a slow machine may do better next time
+                            _record_refusal(refused, limits, exc)
+                        raise
         else:
             with tempfile.TemporaryDirectory(prefix="wordsolver-") as tmp:
-                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, max_words, timeout)
-    if lex.word_count > max_words:  # compiled under a higher limit
-        raise LexiconTooLargeError(
-            f"{path.name} has {lex.word_count} words; the limit is {max_words} (setting WORDSOLVER_MAX_LEXICON_WORDS)",
-            file=path.name, words=lex.word_count, limit=max_words,
-        )
+                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, limits)
+    if lex.word_count > limits.max_words:  # compiled under a higher limit
+        raise too_many_words(path.name, lex.word_count, limits.max_words)
     return lex
 
 
-def _compile_and_load(path: Path, cached: Path, name: str, digest: str, max_words: int,
-                      timeout: float | None) -> Lexicon:
+def _record_refusal(refused: Path, limits: CompileLimits, exc: EngineError) -> None:
+    """Remember why a list was refused, so other workers do not compile it again to learn it."""
+    record = {"limits": [limits.max_words, limits.seconds, limits.memory_mb],
+              "type": type(exc).__name__, "message": exc.message, "details": exc.details}
+    tmp = refused.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(record))
+        os.replace(tmp, refused)
+    except OSError:
+        pass
+
+
+def _raise_refusal(refused: Path, limits: CompileLimits) -> None:
+    """Raise the recorded refusal of this list's content if it was made under the same limits."""
+    try:
+        record = json.loads(refused.read_text())
+    except (OSError, ValueError):
+        return
+    if record.get("limits") == [limits.max_words, limits.seconds, limits.memory_mb]:
+        raise _ERRORS.get(record["type"], WordFileError)(record["message"], **record["details"])
+
+
+def _compile_and_load(path: Path, cached: Path, name: str, digest: str, limits: CompileLimits) -> Lexicon:
     log.info("compiling lexicon %r from %s", name, path.name)
     start = time.monotonic()
-    _compile_in_child(path, cached, max_words, timeout)
+    _compile_in_child(path, cached, limits)
     lex = load(cached, name, digest)
     log.info("compiled %d words in %.1f s (lexicon %r)", lex.word_count, time.monotonic() - start, name)
     return lex

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from .errors import EngineError, LexiconNotReadyError, WordFileError
 from .lexicon import (
-    MAX_WORDS,
+    DEFAULT_LIMITS,
+    CompileLimits,
     Lexicon,
     cached_word_count,
     default_cache_dir,
@@ -73,13 +74,11 @@ class LexiconStore:
         cache_dir: Path | None = None,
         shipped_dir: Path = SHIPPED_DIR,
         *,
-        max_words: int = MAX_WORDS,
-        compile_timeout: float | None = None,
+        limits: CompileLimits = DEFAULT_LIMITS,
     ) -> None:
         self.user_dir = user_dir
         self.cache_dir = cache_dir
-        self.max_words = max_words
-        self.compile_timeout = compile_timeout
+        self.limits = limits
         self._shipped = {DEFAULT_NAME: shipped_dir / f"{DEFAULT_NAME}.txt.gz"}
         self.files: dict[str, Path] = {}
         self._entries: dict[str, _Entry] = {}
@@ -181,8 +180,7 @@ class LexiconStore:
         lex: Lexicon | None = None
         error: EngineError | None = None
         try:
-            lex = load_word_file(path, name, self.cache_dir, max_words=self.max_words,
-                                 timeout=self.compile_timeout, on_compile=compiling)
+            lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling)
             lex.provenance = self.provenance(name) if name in self.files else ""
         except EngineError as exc:
             error = exc

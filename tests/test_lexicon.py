@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import LexiconTooLargeError, WordFileError, lexicon
-from engine.lexicon import compile_words, decode_words, load, load_word_file, normalise, save
+from engine.lexicon import CompileLimits, compile_words, decode_words, load, load_word_file, normalise, save
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_native = pytest.mark.skipif(lexicon._fastlex is None, reason="engine._fastlex is not built")
@@ -124,12 +124,12 @@ def test_a_list_over_the_word_limit_is_refused_naming_the_limit(tmp_path: Path) 
     words = tmp_path / "big.txt"
     words.write_text("QI\nZA\nQAT\nZAX\nAX\n")
     with pytest.raises(LexiconTooLargeError, match="limit is 4") as info:
-        load_word_file(words, "big", tmp_path / "cache", max_words=4)
+        load_word_file(words, "big", tmp_path / "cache", limits=CompileLimits(max_words=4))
     assert info.value.details["limit"] == 4 and info.value.details["words"] == 5
     assert "WORDSOLVER_MAX_LEXICON_WORDS" in info.value.message
-    assert load_word_file(words, "big", tmp_path / "cache", max_words=5).word_count == 5
+    assert load_word_file(words, "big", tmp_path / "cache", limits=CompileLimits(max_words=5)).word_count == 5
     with pytest.raises(LexiconTooLargeError):  # a cached compile is also held to the limit
-        load_word_file(words, "big", tmp_path / "cache", max_words=4)
+        load_word_file(words, "big", tmp_path / "cache", limits=CompileLimits(max_words=4))
 
 
 def test_an_unwritable_cache_still_compiles(tmp_path: Path) -> None:
@@ -161,3 +161,31 @@ def test_concurrent_processes_compile_a_list_once(tmp_path: Path) -> None:
     assert len({out for out, _ in outs}) == 1
     logs = "".join(err for _, err in outs)
     assert logs.count("compiling lexicon 'mine'") == 1, logs
+
+
+def test_a_compile_over_the_memory_limit_is_refused_naming_the_limit(tmp_path: Path) -> None:
+    default = ROOT / "lexicons" / "word-list.txt.gz"
+    with pytest.raises(LexiconTooLargeError, match="more than 120 MB") as info:
+        load_word_file(default, "word-list", tmp_path / "cache", limits=CompileLimits(memory_mb=120))
+    assert info.value.details["limit_mb"] == 120 and "WORDSOLVER_MAX_COMPILE_MB" in info.value.message
+    assert not list((tmp_path / "cache").glob("*.dawg"))
+
+
+def test_a_compile_over_the_time_limit_is_stopped_naming_the_limit(tmp_path: Path) -> None:
+    default = ROOT / "lexicons" / "word-list.txt.gz"
+    with pytest.raises(LexiconTooLargeError, match="within 0.01 s") as info:
+        load_word_file(default, "word-list", tmp_path / "cache", limits=CompileLimits(seconds=0.01))
+    assert info.value.details["limit_seconds"] == 0.01
+
+
+def test_a_refusal_is_recorded_so_other_processes_do_not_compile_again(tmp_path: Path,
+                                                                        caplog: pytest.LogCaptureFixture) -> None:
+    words = tmp_path / "big.txt"
+    words.write_text("QI\nZA\nQAT\n")
+    limits = CompileLimits(max_words=2)
+    with pytest.raises(LexiconTooLargeError):
+        load_word_file(words, "big", tmp_path / "cache", limits=limits)
+    with caplog.at_level(logging.INFO, logger="wordsolver"), pytest.raises(LexiconTooLargeError, match="limit is 2"):
+        load_word_file(words, "big", tmp_path / "cache", limits=limits)
+    assert "compiling" not in caplog.text
+    assert load_word_file(words, "big", tmp_path / "cache", limits=CompileLimits(max_words=3)).word_count == 3
