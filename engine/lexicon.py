@@ -478,7 +478,10 @@ def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     try:
         done = subprocess.run(
-            [sys.executable, "-c", "import sys; from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
+            # Ctrl-C at the service's terminal reaches the child too: it ends quietly, and so
+            # does the service's own shutdown.
+            [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+             "from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
              str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
             env=env, check=False, stdout=subprocess.PIPE, timeout=limits.seconds,
         )
