@@ -5,12 +5,18 @@ it runs are found without a restart, and listing lexicons never compiles."""
 from __future__ import annotations
 
 import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from conftest import started
 from fastapi.testclient import TestClient
@@ -21,6 +27,13 @@ from app.main import create_app
 from app.settings import Settings
 
 QUIXOTE = {"rack": "QUIXOTE", "limit": 1}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 class SlowLoads:
@@ -186,3 +199,33 @@ def test_an_unwritable_cache_directory_is_a_loud_warning(tmp_path: Path, caplog:
     with caplog.at_level(logging.WARNING, logger="wordsolver"), started(create_app(Settings(cache_dir=blocker / "c"))) as c:
         assert wait_ready(c).status_code == 200
     assert "is not writable" in caplog.text and "WORDSOLVER_CACHE_DIR" in caplog.text
+
+
+def test_the_real_server_binds_its_port_before_the_lexicon_is_compiled(tmp_path: Path) -> None:
+    """`wordsolver serve` with an empty cache and the slow pure-Python builder: the health
+    check answers within seconds and readiness says 503 not_ready with Retry-After."""
+    port = free_port()
+    env = {**os.environ, "WORDSOLVER_CACHE_DIR": str(tmp_path / "cache"), "WORDSOLVER_PURE_PYTHON": "1",
+           "WORDSOLVER_LOG_LEVEL": "info"}
+    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)  # its own process group: the compile children end with it
+    url = f"http://127.0.0.1:{port}"
+    try:
+        start = time.monotonic()
+        while True:
+            try:
+                health = httpx.get(f"{url}/healthz", timeout=1)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() - start < 15, "the port was not bound within 15 s"
+                time.sleep(0.05)
+        assert health.status_code == 200
+        ready = httpx.get(f"{url}/readyz", timeout=2)
+        assert ready.status_code == 503 and ready.headers["retry-after"] == "1"
+        assert ready.json()["error"]["code"] == "not_ready"
+        moves = httpx.post(f"{url}/v1/games/crossplay/moves", json=QUIXOTE, timeout=2)
+        assert moves.status_code == 503 and moves.json()["error"]["details"]["lexicon"] == "word-list"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
