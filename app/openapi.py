@@ -35,7 +35,13 @@ BODY = (400, 413, 415, 422)  # what any endpoint with a JSON body can answer
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` entry documenting these error statuses with the one error envelope."""
-    return {s: {"model": ErrorOut, "description": ERROR_DOCS[s]} for s in sorted(set(statuses))}
+    out: dict[int | str, dict[str, Any]] = {
+        s: {"model": ErrorOut, "description": ERROR_DOCS[s]} for s in sorted(set(statuses))
+    }
+    if 503 in out:
+        out[503]["headers"] = {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                               "schema": {"type": "integer"}}}
+    return out
 
 
 MIDGAME = [
