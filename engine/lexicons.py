@@ -17,12 +17,13 @@ Two ways to ask for a lexicon:
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import EngineError, LexiconNotReadyError, WordFileError
+from .errors import EngineError, LexiconNotReadyError
 from .lexicon import (
     DEFAULT_LIMITS,
     CompileLimits,
@@ -41,6 +42,7 @@ PROVENANCE = {
     DEFAULT_NAME: "npm package word-list 4.1.0 (MIT), entries matching ^[a-z]{2,15}$; see lexicons/README.md",
 }
 CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile
+RETRY_FAILED = 30  # seconds before a load that failed for a passing reason is tried again
 log = logging.getLogger("wordsolver.lexicon")
 
 FileKey = tuple[int, int]  # (mtime_ns, size): a changed file is loaded again
@@ -61,6 +63,7 @@ class _Entry:
     lex: Lexicon | None = None
     key: FileKey | None = None  # the file version ``lex`` (or ``error``) is of
     error: EngineError | None = None
+    retry_at: float = math.inf  # when a failure that may pass (a crashed or slow compile) is tried again
     loading: bool = False
     compiling: bool = False  # the load in progress had to compile (or wait for a compile)
     started: float = 0.0
@@ -163,7 +166,8 @@ class LexiconStore:
         key = _file_key(path)
         with self._lock:
             entry = self._entries.setdefault(name, _Entry())
-            current = entry.key == key and (entry.lex is not None or entry.error is not None)
+            failed = entry.error is not None and time.monotonic() < entry.retry_at
+            current = entry.key == key and (entry.lex is not None or failed)
             if entry.loading or current:
                 return entry
             entry.loading, entry.compiling, entry.started = True, False, time.monotonic()
@@ -179,13 +183,18 @@ class LexiconStore:
 
         lex: Lexicon | None = None
         error: EngineError | None = None
+        retry_at = math.inf  # the list's own faults stay until its file changes
         try:
             lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling)
             lex.provenance = self.provenance(name) if name in self.files else ""
         except EngineError as exc:
             error = exc
-        except (OSError, ValueError, MemoryError) as exc:
-            error = WordFileError(f"lexicon {name!r} could not be loaded: {exc}", lexicon=name)
+            if "limit_seconds" in exc.details:  # a busy machine may do better later
+                retry_at = time.monotonic() + RETRY_FAILED
+        except (OSError, ValueError, MemoryError) as exc:  # e.g. the compiling child was killed
+            error = LexiconNotReadyError(f"lexicon {name!r} could not be loaded ({exc}); trying again in "
+                                         f"{RETRY_FAILED} s", retry_after=RETRY_FAILED, lexicon=name)
+            retry_at = time.monotonic() + RETRY_FAILED
         if error is not None:
             error.details.setdefault("lexicon", name)
             log.error("lexicon %r not loaded: %s", name, error.message)
@@ -197,7 +206,7 @@ class LexiconStore:
             if lex is not None:
                 entry.lex, entry.error = lex, None
             else:
-                entry.error = error  # a previous version, if any, keeps answering
+                entry.error, entry.retry_at = error, retry_at  # a previous version, if any, keeps answering
             entry.loading = entry.compiling = False
             entry.done.set()
             self._lock.notify_all()

@@ -238,3 +238,29 @@ def test_openapi_documents_not_ready_with_retry_after_where_a_lexicon_is_needed(
     assert "503" not in spec["paths"]["/v1/lexicons"]["get"]["responses"]  # listing never loads
     codes = spec["components"]["schemas"]["ErrorCode"]["enum"]
     assert {"not_ready", "lexicon_too_large", "invalid_word_file"} <= set(codes)
+
+
+def test_a_load_that_failed_for_a_passing_reason_is_tried_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "mine.txt").write_text("QI\nZA\n")
+    real = engine.lexicons.load_word_file
+    calls: list[str] = []
+
+    def crashing(path: Path, name: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        if name == "mine" and calls.count("mine") == 1:
+            raise OSError("compiling mine.txt failed (exit status -9)")  # as when the child is killed
+        return real(path, name, *args, **kwargs)
+
+    monkeypatch.setattr(engine.lexicons, "load_word_file", crashing)
+    with started(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
+        err = not_ready(c.post("/v1/lexicons/mine/check", json={"words": ["QI"]}))
+        assert "exit status -9" in err["message"] and err["details"]["retry_after"] == 30
+        monkeypatch.setattr(engine.lexicons, "RETRY_FAILED", 0)
+        c.app.state.store._entries["mine"].retry_at = 0  # the 30 s have passed
+        deadline = time.monotonic() + 30
+        while (r := c.post("/v1/lexicons/mine/check", json={"words": ["QI"]})).status_code == 503:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert r.json()["all_valid"] is True
