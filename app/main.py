@@ -23,7 +23,7 @@ from engine.lexicon import cache_writable, default_cache_dir, native_available
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
 from .limits import Gate
-from .observability import Observe, configure_access_log
+from .observability import COMPILES, Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
 from .routers import compare, docs, games, health, lexicons, page, tiles
@@ -92,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = make_store(settings)
     app.state.gate = Gate(settings.max_expensive)
+    app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, compare.router, lexicons.router, health.router, page.router,
                    docs.router):

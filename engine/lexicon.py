@@ -504,6 +504,7 @@ def load_word_file(
     *,
     limits: CompileLimits = DEFAULT_LIMITS,
     on_compile: Callable[[], None] | None = None,
+    on_compiled: Callable[[str], None] | None = None,
 ) -> Lexicon:
     """Load the cached compilation of a plain word list (one word per line), compiling it first
     when the cache lacks it.
@@ -511,7 +512,9 @@ def load_word_file(
     The cache key is the hash of the file's (decompressed) bytes, so checking the cache costs
     one read and one hash, not a parse. A miss compiles in a child process, under a lock file
     so that one process per machine compiles a given list while the others wait for its file;
-    ``on_compile`` is called before compiling or waiting (the caller may report "not ready").
+    ``on_compile`` is called before compiling or waiting (the caller may report "not ready"),
+    ``on_compiled`` after this process compiled, with ``"ok"``, ``"refused"`` (a limit or a bad
+    file) or ``"failed"`` (e.g. the child was killed): what a metric counts.
     A damaged cached file is logged, removed and compiled again. ``limits`` bound the compile.
     """
     content = read_word_bytes(path)
@@ -529,14 +532,14 @@ def load_word_file(
                 if lex is None:
                     _raise_refusal(refused, limits)  # ... or refused it under the same limits
                     try:
-                        lex = _compile_and_load(path, cached, name, digest, limits)
+                        lex = _compile_and_load(path, cached, name, digest, limits, on_compiled)
                     except (LexiconTooLargeError, WordFileError) as exc:
                         if "limit_seconds" not in exc.details:  # a slow machine may do better next time
                             _record_refusal(refused, limits, exc)
                         raise
         else:
             with tempfile.TemporaryDirectory(prefix="wordsolver-") as tmp:
-                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, limits)
+                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, limits, on_compiled)
     if lex.word_count > limits.max_words:  # compiled under a higher limit
         raise too_many_words(path.name, lex.word_count, limits.max_words)
     return lex
@@ -564,11 +567,21 @@ def _raise_refusal(refused: Path, limits: CompileLimits) -> None:
         raise _ERRORS.get(record["type"], WordFileError)(record["message"], **record["details"])
 
 
-def _compile_and_load(path: Path, cached: Path, name: str, digest: str, limits: CompileLimits) -> Lexicon:
+def _compile_and_load(path: Path, cached: Path, name: str, digest: str, limits: CompileLimits,
+                      on_compiled: Callable[[str], None] | None = None) -> Lexicon:
     log.info("compiling lexicon %r from %s", name, path.name)
     start = time.monotonic()
-    _compile_in_child(path, cached, limits)
-    lex = load(cached, name, digest)
+    result = "failed"
+    try:
+        _compile_in_child(path, cached, limits)
+        lex = load(cached, name, digest)
+        result = "ok"
+    except EngineError:
+        result = "refused"
+        raise
+    finally:
+        if on_compiled is not None:
+            on_compiled(result)
     log.info("compiled %d words in %.1f s (lexicon %r)", lex.word_count, time.monotonic() - start, name)
     return lex
 

@@ -20,6 +20,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,6 +83,7 @@ class LexiconStore:
         self.user_dir = user_dir
         self.cache_dir = cache_dir
         self.limits = limits
+        self.on_compiled: Callable[[str], None] | None = None  # told "ok" / "refused" / "failed" per compile
         self._shipped = {DEFAULT_NAME: shipped_dir / f"{DEFAULT_NAME}.txt.gz"}
         self.files: dict[str, Path] = {}
         self._entries: dict[str, _Entry] = {}
@@ -185,7 +187,8 @@ class LexiconStore:
         error: EngineError | None = None
         retry_at = math.inf  # the list's own faults stay until its file changes
         try:
-            lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling)
+            lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling,
+                                 on_compiled=self.on_compiled)
             lex.provenance = self.provenance(name) if name in self.files else ""
         except EngineError as exc:
             error = exc

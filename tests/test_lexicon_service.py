@@ -264,3 +264,24 @@ def test_a_load_that_failed_for_a_passing_reason_is_tried_again(tmp_path: Path, 
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert r.json()["all_valid"] is True
+
+
+def test_compiles_are_counted_in_the_metrics(tmp_path: Path) -> None:
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "mine.txt").write_text("QI\nZA\n")
+    (words / "big.txt").write_text("QI\nZA\nQAT\nZAX\n")
+
+    def count(text: str, result: str) -> float:
+        line = next((x for x in text.splitlines() if x.startswith(f'wordsolver_lexicon_compiles_total{{result="{result}"}}')), None)
+        return float(line.split()[-1]) if line else 0.0
+
+    settings = Settings(lexicon_dir=words, cache_dir=tmp_path / "cache", max_lexicon_words=3)
+    with started(create_app(settings)) as c:
+        before = c.get("/metrics").text
+        c.app.state.store.get("mine")  # already compiled by started(): nothing new
+        (words / "mine.txt").write_text("QI\nZA\nQAT\n")  # changed: compiled again
+        c.app.state.store.get("mine")
+        after = c.get("/metrics").text
+    assert count(after, "ok") == count(before, "ok") + 1
+    assert count(before, "refused") >= 1  # big.txt, refused once by started()
