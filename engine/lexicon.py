@@ -50,6 +50,7 @@ MIN_LEN, MAX_LEN = 2, 15
 FORMAT_VERSION = "4"
 SEP = 27
 MAX_WORDS = 1_000_000  # default limit on a list's size (WORDSOLVER_MAX_LEXICON_WORDS)
+PROGRESS_EVERY = 5.0  # seconds between "still compiling" log lines
 log = logging.getLogger("wordsolver.lexicon")
 
 
@@ -476,20 +477,32 @@ def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
-    try:
-        done = subprocess.run(
-            # Ctrl-C at the service's terminal reaches the child too: it ends quietly, and so
-            # does the service's own shutdown.
-            [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
-             "from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
-             str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
-            env=env, check=False, stdout=subprocess.PIPE, timeout=limits.seconds,
-        )
-    except subprocess.TimeoutExpired:  # the child is killed
-        raise LexiconTooLargeError(
-            f"{path.name} did not compile within {limits.seconds:g} s (setting WORDSOLVER_MAX_COMPILE_SECONDS)",
-            file=path.name, limit_seconds=limits.seconds,
-        ) from None
+    # Ctrl-C at the service's terminal reaches the child too: it ends quietly, and so does the
+    # service's own shutdown.
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+         "from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
+         str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
+        env=env, stdout=subprocess.PIPE,
+    )
+    start = time.monotonic()
+    with child:
+        while True:
+            left = None if limits.seconds is None else limits.seconds - (time.monotonic() - start)
+            try:
+                out, _ = child.communicate(timeout=PROGRESS_EVERY if left is None else max(0.0, min(PROGRESS_EVERY, left)))
+                break
+            except subprocess.TimeoutExpired:
+                elapsed = time.monotonic() - start
+                if limits.seconds is not None and elapsed >= limits.seconds:
+                    child.kill()
+                    child.communicate()
+                    raise LexiconTooLargeError(
+                        f"{path.name} did not compile within {limits.seconds:g} s (setting WORDSOLVER_MAX_COMPILE_SECONDS)",
+                        file=path.name, limit_seconds=limits.seconds,
+                    ) from None
+                log.info("still compiling %s (%.0f s so far)", path.name, elapsed)
+    done = subprocess.CompletedProcess(child.args, child.returncode, out)
     if done.returncode == 3:
         err = json.loads(done.stdout)
         raise _ERRORS.get(err["type"], WordFileError)(err["message"], **err["details"])

@@ -189,3 +189,16 @@ def test_a_refusal_is_recorded_so_other_processes_do_not_compile_again(tmp_path:
         load_word_file(words, "big", tmp_path / "cache", limits=limits)
     assert "compiling" not in caplog.text
     assert load_word_file(words, "big", tmp_path / "cache", limits=CompileLimits(max_words=3)).word_count == 3
+
+
+def test_a_long_compile_logs_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(lexicon, "PROGRESS_EVERY", 0.05)
+    monkeypatch.setenv("WORDSOLVER_PURE_PYTHON", "1")  # the child takes a while
+    rng = random.Random(5)
+    words = tmp_path / "mine.txt"
+    words.write_text("\n".join("".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWXYZ") for _ in range(rng.randint(2, 15)))
+                               for _ in range(3000)))
+    with caplog.at_level(logging.INFO, logger="wordsolver"):
+        load_word_file(words, "mine", tmp_path / "cache")
+    assert "still compiling mine.txt" in caplog.text
