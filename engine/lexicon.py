@@ -152,67 +152,57 @@ def normalise(lines: Iterable[str]) -> list[str]:
     return sorted(words)
 
 
-class _Node:
-    __slots__ = ("final", "edges")
-
-    def __init__(self) -> None:
-        self.final = False
-        self.edges: list[list] = []  # [code, child]; child is a state id once frozen
-
-
 def _minimal_automaton(strings: list[str]) -> Automaton:
     """The minimal automaton of sorted unique strings (Daciuk's incremental method).
-    Characters map to codes ``ord(ch) - 64``: A..Z are 1..26 and ``[`` is SEP (27)."""
-    register: dict[tuple, int] = {}
-    finals: list[bool] = []
-    edges_of: list[tuple] = []
+    Characters map to codes ``ord(ch) - 64``: A..Z are 1..26 and ``[`` is SEP (27).
 
-    def freeze(node: _Node) -> int:
-        sig = (node.final, tuple((c, s) for c, s in node.edges))
-        sid = register.get(sig)
+    The open path (the last string's states not yet frozen) is kept as per-depth lists of edge
+    codes and targets; a state is frozen, children first, when no later string can add to it,
+    and written to the arrays at once under the next id unless an equal state exists. The C
+    builder (engine/_fastlex.c) does exactly this, so both give identical arrays."""
+    register: dict[tuple[int, ...], int] = {}
+    mask, first, child, longest = array("I"), array("I"), array("I"), array("I")
+    codes: list[list[int]] = [[]]  # codes[d]: edge letters of the open state at depth d
+    kids: list[list[int]] = [[]]  # kids[d]: their targets (the last one is still open)
+    final = [False]
+
+    def freeze(d: int) -> int:
+        cs, ks = codes[d], kids[d]
+        key = (final[d], *cs, *ks)
+        sid = register.get(key)
         if sid is None:
-            sid = register[sig] = len(finals)
-            finals.append(node.final)
-            edges_of.append(sig[1])
+            sid = register[key] = len(mask)
+            m = 1 if final[d] else 0
+            best = 0
+            for code, target in zip(cs, ks, strict=True):
+                m |= 1 << code
+                best = max(best, longest[target] + (code != SEP))
+            mask.append(m)
+            first.append(len(child))
+            longest.append(best)
+            child.extend(ks)
         return sid
 
-    path = [_Node()]
     prev = ""
     for w in strings:
         p = 0
         limit = min(len(prev), len(w))
         while p < limit and prev[p] == w[p]:
             p += 1
-        for i in range(len(path) - 1, p, -1):  # freeze the old string's unshared tail
-            path[i - 1].edges[-1][1] = freeze(path[i])
-        del path[p + 1 :]
-        node = path[p]
+        for d in range(len(prev), p, -1):  # freeze the old string's unshared tail
+            kids[d - 1][-1] = freeze(d)
+        del codes[p + 1 :], kids[p + 1 :], final[p + 1 :]
         for ch in w[p:]:
-            nxt = _Node()
-            node.edges.append([ord(ch) - 64, nxt])
-            path.append(nxt)
-            node = nxt
-        node.final = True
+            codes[-1].append(ord(ch) - 64)
+            kids[-1].append(0)
+            codes.append([])
+            kids.append([])
+            final.append(False)
+        final[-1] = True
         prev = w
-    for i in range(len(path) - 1, 0, -1):
-        path[i - 1].edges[-1][1] = freeze(path[i])
-    root = freeze(path[0])
-    register.clear()
-
-    mask = array("I", bytes(4 * len(finals)))
-    first = array("I", bytes(4 * len(finals)))
-    longest = array("I", bytes(4 * len(finals)))
-    child = array("I")
-    for sid, (final, edges) in enumerate(zip(finals, edges_of, strict=True)):  # children come first
-        m = 1 if final else 0
-        first[sid] = len(child)
-        best = 0
-        for code, target in edges:
-            m |= 1 << code
-            child.append(target)
-            best = max(best, longest[target] + (code != SEP))
-        mask[sid] = m
-        longest[sid] = best
+    for d in range(len(prev), 0, -1):
+        kids[d - 1][-1] = freeze(d)
+    root = freeze(0)
     return Automaton(root, mask, first, child, longest)
 
 
