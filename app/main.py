@@ -69,7 +69,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             "start (slow, and more memory). Set WORDSOLVER_CACHE_DIR to a writable directory.", cache,
         )
     if not native_available():
-        log.warning("the compiled lexicon builder (engine._fastlex) is not built: compiling a list takes 10-40 s")
+        log.warning("the compiled lexicon builder (engine._fastlex) is not built: compiling a list takes 8-30 s")
     # Loading (or, on the first run, compiling) the default list runs in a background thread:
     # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
     log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)

@@ -15,8 +15,8 @@ Each automaton is three arrays (state ``s``, letters as codes 1..26, SEP = 27):
 
 The 270k-word default list gives a 78k-state DAWG and a 591k-state GADDAG (about 10 MB of
 arrays). The optional C builder (``engine/_fastlex.c``) builds both in about 0.6 s; the
-pure-Python builder here makes identical arrays in 10-40 s. A word file is compiled once
-per content and machine, in a child process (its memory goes back to the system), under a
+pure-Python builder here makes identical arrays in 8-30 s. A word file is compiled once per
+content and machine, in a child process (its memory goes back to the system), under a
 lock file so concurrent workers do not compile it twice; the result is cached on disk under
 the SHA-256 of the list's bytes, with a checksum that is verified at every load.
 """
