@@ -216,6 +216,12 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_compile(args: argparse.Namespace, settings: Settings) -> int:
+    from engine.lexicon import cache_writable, default_cache_dir
+
+    cache = settings.cache_dir or default_cache_dir()
+    if not cache_writable(cache):  # the compiled file would be thrown away
+        print(f"error: the lexicon cache directory {cache} is not writable (WORDSOLVER_CACHE_DIR)", file=sys.stderr)
+        return 2
     store = make_store(settings)
     for name in args.names or [settings.default_lexicon]:
         start = time.monotonic()

@@ -285,3 +285,13 @@ def test_compiles_are_counted_in_the_metrics(tmp_path: Path) -> None:
         after = c.get("/metrics").text
     assert count(after, "ok") == count(before, "ok") + 1
     assert count(before, "refused") >= 1  # big.txt, refused once by started()
+
+
+def test_compile_refuses_an_unwritable_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv("WORDSOLVER_CACHE_DIR", str(blocker / "cache"))
+    monkeypatch.setattr(cli, "get_settings", Settings)
+    assert cli.main(["compile"]) == 2
+    assert "not writable" in capsys.readouterr().err
