@@ -36,6 +36,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "WORDSOLVER_LOG_LEVEL": "warning",
         "WORDSOLVER_CORS_ORIGINS": "https://front.example",
     }
+    # Prepared as the README says, so no request meets a compile (503 not_ready) on a fresh machine.
+    subprocess.run([sys.executable, "-m", "app.cli", "compile", "word-list", "mine"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
     # output to a file, not a pipe nobody reads: a full pipe would block the server
     log = tmp_path_factory.mktemp("server") / "server.log"
