@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
+from conftest import started
 
 from app.main import create_app
 from app.settings import Settings
@@ -215,7 +215,7 @@ def test_sigterm_drains_and_exits_within_the_drain_time_despite_a_stalled_client
 
 
 def test_expensive_searches_beyond_the_limit_get_503_busy() -> None:
-    with TestClient(create_app(Settings(max_expensive=1))) as c:
+    with started(create_app(Settings(max_expensive=1))) as c:
         gate = c.app.state.gate  # type: ignore[attr-defined]
         with gate.admit(True):  # one expensive search already running in this worker
             r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})
