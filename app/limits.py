@@ -3,9 +3,10 @@
 A request is *expensive* when it must enumerate every play or many of them: ``/moves`` with
 ``count``, a ``limit`` over 100, any filter, or two or more blanks on the rack; ``/score``
 with a rack holding two or more blanks (ranking enumerates every play). Each worker process
-runs at most ``WORDSOLVER_MAX_EXPENSIVE`` of them at once (default 1); one more is refused at
-once with 503 ``busy`` and ``Retry-After``, rather than queueing behind the others and
-holding up cheap requests. Cheap requests are never limited here.
+runs at most ``WORDSOLVER_MAX_EXPENSIVE`` of them at once (default 1); one more waits up to
+``WORDSOLVER_EXPENSIVE_WAIT`` seconds (default 1: a page's burst of two requests just waits)
+and is then refused with 503 ``busy`` and ``Retry-After``, rather than queueing without end
+behind the others and holding up cheap requests. Cheap requests are never limited here.
 """
 
 from __future__ import annotations
@@ -39,8 +40,9 @@ def is_expensive(req: MovesIn | ScoreIn) -> bool:
 
 
 class Gate:
-    def __init__(self, slots: int) -> None:
+    def __init__(self, slots: int, wait: float = 1.0) -> None:
         self.slots = slots
+        self.wait = wait
         self._sem = threading.BoundedSemaphore(slots) if slots > 0 else None
 
     @contextmanager
@@ -48,7 +50,8 @@ class Gate:
         if not expensive or self._sem is None:
             yield
             return
-        if not self._sem.acquire(blocking=False):
+        admitted = self._sem.acquire(timeout=self.wait) if self.wait > 0 else self._sem.acquire(blocking=False)
+        if not admitted:
             EXPENSIVE_REJECTED.inc()
             raise Busy(self.slots)
         EXPENSIVE_IN_FLIGHT.inc()

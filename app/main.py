@@ -91,7 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
-    app.state.gate = Gate(settings.max_expensive)
+    app.state.gate = Gate(settings.max_expensive, settings.expensive_wait)
     app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, analyze.router, compare.router, lexicons.router, health.router,

@@ -38,6 +38,7 @@ class Settings(BaseSettings):
     default_limit: int = Field(default=20, ge=1, le=1000)
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
+    expensive_wait: float = Field(default=1.0, ge=0, le=30)  # seconds one more may wait for a slot
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never

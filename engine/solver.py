@@ -182,7 +182,8 @@ def all_raw_plays(
     rack = list(pos.rack)
     if pos.rules.stacking:
         assert pos.heights is not None
-        upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule)
+        upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule,
+                         lambda: _check_deadline(deadline))
         return out
     if native.available:
         return _native_plays(pos, lex, premiums, -1, deadline)[1]

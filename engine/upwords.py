@@ -104,18 +104,20 @@ def generate(
     rack: list[int],
     emit: Callable[[int, bool, int, int, int, tuple[tuple[int, int], ...]], None],
     plural_rule: bool = True,
+    check: Callable[[], None] | None = None,
 ) -> None:
+    """Emit every legal play; ``check`` is called before each line (a deadline raises there)."""
     n = rules.size
     for down in (False, True):
         vc = _transpose(n, cells) if down else cells
         vh = _transpose(n, heights) if down else heights
         starts = {(s % n) * n + s // n for s in rules.start} if down else set(rules.start)
-        _generate_view(rules, lex, n, vc, vh, rack, down, starts, emit, plural_rule)
+        _generate_view(rules, lex, n, vc, vh, rack, down, starts, emit, plural_rule, check)
 
 
 def _generate_view(
     rules: Ruleset, lex: Lexicon, n: int, cells: list[int], heights: list[int], rack: list[int],
-    down: bool, starts: set[int], emit: Callable, plural_rule: bool,
+    down: bool, starts: set[int], emit: Callable, plural_rule: bool, check: Callable[[], None] | None = None,
 ) -> None:
     empty_board = not any(cells)
     cross = _cross_checks(n, cells, heights, lex)
@@ -125,6 +127,8 @@ def _generate_view(
     placed: list[tuple[int, int]] = []
 
     for row in range(n):
+        if check is not None:
+            check()
         base = row * n
         # touch[c]: placing a tile at column c makes the play touch existing tiles
         touch = [

@@ -226,6 +226,11 @@ def test_search_past_its_time_budget_is_422(user_dir: Path) -> None:
     with started(create_app(Settings(search_timeout=1e-9))) as c:
         r = c.post("/v1/games/crossplay/moves", json={"board": MIDGAME, "rack": "AEINRS?", "count": True})
         assert "time budget" in error(r, 422, "time_budget_exceeded")["message"]
+        # Upwords and the ranking behind /score are bounded too
+        r = c.post("/v1/games/upwords/moves", json={"rack": "QUIZEAS"})
+        error(r, 422, "time_budget_exceeded")
+        r = c.post("/v1/games/crossplay/score", json={"rack": "QUIXOTE", "play": "8F QUIXOTE"})
+        error(r, 422, "time_budget_exceeded")
 
 
 def test_plural_rule_switch_is_accepted(client: TestClient) -> None:

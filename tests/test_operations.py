@@ -215,7 +215,7 @@ def test_sigterm_drains_and_exits_within_the_drain_time_despite_a_stalled_client
 
 
 def test_expensive_searches_beyond_the_limit_get_503_busy() -> None:
-    with started(create_app(Settings(max_expensive=1))) as c:
+    with started(create_app(Settings(max_expensive=1, expensive_wait=0.2))) as c:
         gate = c.app.state.gate  # type: ignore[attr-defined]
         with gate.admit(True):  # one expensive search already running in this worker
             r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})
@@ -224,3 +224,24 @@ def test_expensive_searches_beyond_the_limit_get_503_busy() -> None:
             cheap = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST", "limit": 5})
             assert cheap.status_code == 200
         assert c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True}).status_code == 200
+
+
+def test_an_expensive_search_waits_briefly_for_a_slot() -> None:
+    import threading
+
+    with started(create_app(Settings(max_expensive=1, expensive_wait=5))) as c:
+        gate = c.app.state.gate  # type: ignore[attr-defined]
+        held = threading.Event()
+
+        def hold() -> None:
+            with gate.admit(True):
+                held.set()
+                time.sleep(0.5)
+
+        t = threading.Thread(target=hold)
+        t.start()
+        held.wait()
+        start = time.monotonic()
+        r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})
+        t.join()
+        assert r.status_code == 200 and 0.2 < time.monotonic() - start < 5
