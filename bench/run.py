@@ -132,8 +132,32 @@ def _load_wolges_times(directory: Path):  # type: ignore[no-untyped-def]
     return mod
 
 
-def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None) -> None:
-    """Our top-20 search next to wolges' top-1, per position and per blank count."""
+# A child process timing another checkout's search: one JSON request a line on stdin
+# ({"game", "board", "rack", "calls"}), one JSON line of per-call microseconds back.
+_AGAINST = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from engine import find_moves, get_ruleset, position
+from engine.lexicons import LexiconStore
+lex = LexiconStore().get()
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    pos = position(get_ruleset(req["game"]), req["board"], req["rack"])
+    find_moves(pos, lex, limit=20, count=False)
+    us = []
+    for _ in range(req["calls"]):
+        t = time.perf_counter()
+        find_moves(pos, lex, limit=20, count=False)
+        us.append((time.perf_counter() - t) * 1e6)
+    print(json.dumps({"us": us}), flush=True)
+"""
+
+
+def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None,
+                 against: Path | None = None) -> None:
+    """Our top-20 search next to wolges' top-1, per position and per blank count (and next
+    to another checkout's top-20 search, with ``against``)."""
     import tempfile  # noqa: PLC0415
 
     binary = directory / "wolges-bench"
@@ -152,15 +176,23 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
         f.write("".join(lines))
     proc = subprocess.Popen([str(binary), "--serve", "--positions", f.name, str(data)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    other = None
+    if against is not None:
+        other = subprocess.Popen([sys.executable, "-c", _AGAINST, str(against.resolve())], cwd=against,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
-    def ask(cmd: str) -> dict:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(cmd + "\n")
-        proc.stdin.flush()
-        line = proc.stdout.readline()
+    def ask(cmd: str, child: subprocess.Popen = proc) -> dict:  # type: ignore[type-arg]
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(cmd + "\n")
+        child.stdin.flush()
+        line = child.stdout.readline()
         if not line:
-            raise SystemExit(f"wolges-bench stopped answering (command {cmd!r})")
+            raise SystemExit(f"a timing child stopped answering (command {cmd!r})")
         return json.loads(line)
+
+    if other is not None:
+        assert other.stdout is not None
+        other.stdout.readline()  # ready: its lexicon is loaded
 
     lex = LexiconStore().get()
     try:
@@ -171,9 +203,10 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
         backend = "pure Python"
     print(f"our top-20 search ({backend}) vs wolges top-1; median of single calls, "
           f"{rounds} rounds x {calls} calls each side, interleaved\n")
+    base = f" {'against us':>10} {'x':>5}" if other is not None else ""
     print(f"{'position':22} {'b':>1} {'plays':>6} {'ours top20 us':>13} {'wolges top1 us':>14} "
-          f"{'ratio':>6} {'wolges top20 us':>15}  check")
-    per_class: dict[int, list[tuple[float, float, float]]] = {}
+          f"{'ratio':>6} {'wolges top20 us':>15}{base}  check")
+    per_class: dict[int, list[tuple[float, float, float, float]]] = {}
     try:
         for i, p in enumerate(todo):
             rules = get_ruleset(p["game"])
@@ -185,6 +218,8 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
             ours: list[float] = []
             theirs: list[float] = []
             theirs20: list[float] = []
+            before: list[float] = []
+            req = json.dumps({"game": p["game"], "board": p["board"], "rack": p["rack"], "calls": calls})
             for r in range(rounds):
                 def mine() -> None:
                     find_moves(pos, lex, limit=20, count=False)  # warm-up, untimed
@@ -197,25 +232,37 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
                     theirs.extend(ask(f"time p{i} top1 {calls} 5")["us"])
                     theirs20.extend(ask(f"time p{i} top20 {max(1, calls // 2)} 2")["us"])
 
-                first, second = (mine, wolges) if r % 2 == 0 else (wolges, mine)
-                first()
-                second()
+                def previous() -> None:
+                    if other is not None:
+                        before.extend(ask(req, other)["us"])
+
+                sides = [mine, wolges, previous]
+                for k in range(3):
+                    sides[(k + r) % 3]()
             om, wm, w20 = statistics.median(ours), statistics.median(theirs), statistics.median(theirs20)
-            per_class.setdefault(p["blanks"], []).append((om, wm, om / wm))
+            bm = statistics.median(before) if before else float("nan")
+            per_class.setdefault(p["blanks"], []).append((om, wm, om / wm, bm))
+            col = f" {bm:10.0f} {bm / om:5.1f}" if other is not None else ""
             print(f"{p['id']:22} {p['blanks']:>1} {full.total:>6} {om:13.0f} {wm:14.0f} {om / wm:6.1f} "
-                  f"{w20:15.0f}  {'ok' if same else 'DIFFERENT (not comparable)'}", flush=True)
+                  f"{w20:15.0f}{col}  {'ok' if same else 'DIFFERENT (not comparable)'}", flush=True)
     finally:
         try:
             ask("quit")
         except (SystemExit, BrokenPipeError, ValueError):
             pass
         proc.wait(timeout=10)
+        if other is not None:
+            assert other.stdin is not None
+            other.stdin.close()
+            other.wait(timeout=30)
         Path(f.name).unlink()
-    print(f"\n{'blanks':>6} {'positions':>9} {'ours top20 us':>13} {'wolges top1 us':>14} {'median ratio':>12}")
+    head = f" {'against us':>10}" if other is not None else ""
+    print(f"\n{'blanks':>6} {'positions':>9} {'ours top20 us':>13} {'wolges top1 us':>14} {'median ratio':>12}{head}")
     for b in sorted(per_class):
         rows = per_class[b]
+        col = f" {statistics.median(r[3] for r in rows):10.0f}" if other is not None else ""
         print(f"{b:>6} {len(rows):>9} {statistics.median(r[0] for r in rows):13.0f} "
-              f"{statistics.median(r[1] for r in rows):14.0f} {statistics.median(r[2] for r in rows):12.1f}")
+              f"{statistics.median(r[1] for r in rows):14.0f} {statistics.median(r[2] for r in rows):12.1f}{col}")
 
 
 def free_port() -> int:
@@ -290,6 +337,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="--wolges: interleaved rounds per position")
     ap.add_argument("--calls", type=int, default=5, help="--wolges: timed calls per side and round")
     ap.add_argument("--only", help="--wolges: comma-separated position ids")
+    ap.add_argument("--against", type=Path, help="--wolges: also time this other checkout (before/after)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=2)
@@ -299,7 +347,8 @@ def main() -> None:
         wolges_dir = args.wolges_dir
         if not wolges_dir.exists() and Path("/work/shared/native").exists():
             wolges_dir = Path("/work/shared/native")
-        wolges_table(wolges_dir, args.rounds, args.calls, set(args.only.split(",")) if args.only else None)
+        wolges_table(wolges_dir, args.rounds, args.calls, set(args.only.split(",")) if args.only else None,
+                     args.against)
         if not args.engine and not args.http:
             return
     both = not args.engine and not args.http

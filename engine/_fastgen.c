@@ -1,38 +1,99 @@
 /* Compiled core of the Scrabble-family move generator (optional; see engine/native.py).
  *
- * A line-for-line port of engine.movegen.view_search (its inner functions record, right,
- * after_left, left and run): the same GADDAG walk, the same dedupe rules, the same scores,
- * the same plays in the same order. The Python generator is the reference; this module only
- * makes it faster, and tests/test_native.py checks the two against each other.
+ * A port of engine.movegen: the cross-checks and anchors (movegen.cross_checks, .anchors),
+ * the GADDAG walk (view_search's record, right, after_left, left and run) with the same
+ * dedupe rules and the same scores, and the anchor upper bounds of the best-first search.
+ * The Python generator is the reference; this module only makes it faster, and
+ * tests/test_native.py checks the two against each other play for play.
  *
- * generate(n, cells, lm, wm, xmask, xsum, anchors, is_anchor, values, rack, rack_size,
- *          bonus, down, gmask, gfirst, gchild, groot, keep, scores
+ * generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views,
+ *          dmask, dfirst, dchild, droot, gmask, gfirst, gchild, groot, keep, prune, scores
  *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
+ *
+ * cells, lm and wm are the board (n*n bytes, row by row); the views (bit 1: across, bit 2:
+ * down, the transpose) are derived here. `starts` are the start squares (board indices,
+ * int32) used when the board is empty. d* is the forward DAWG (cross-checks), g* the GADDAG.
+ *
+ * keep: -1 returns every play (views in order, anchors in board order: exactly
+ * movegen.generate_view's order); 0 none (count only); N > 0 the plays that rank in the best
+ * N (every play scoring at least the N-th best score, ties included), with a min-heap of the
+ * best N scores seeded by `scores` (carried over from another call) and returned.
+ * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
+ * no bound left reaches the N-th best score found; the plays returned are the same, the count
+ * is then only of the plays visited (not the number of legal plays).
  *
  * The optional filters drop a play before it is counted or kept, exactly as
  * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
- * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any),
- * or fewer of some letter in the main word than need[letter] (27 int32; a blank counts as
- * the letter it stands for).
+ * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any;
+ * the square is in the first view's coordinates: give one view at a time), or fewer of some
+ * letter in the main word than need[letter] (27 int32; a blank counts as the letter it
+ * stands for).
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEP 27
 #define BLANK 64
 #define LETTER_MASK 31
 #define MAX_N 64
+#define ALL_LETTERS (((1u << 27) - 1u) & ~1u)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCOUNT(x) __builtin_popcount(x)
+#define CTZ(x) __builtin_ctz(x)
+#else
+static inline int POPCOUNT(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+static inline int CTZ(uint32_t x)
+{
+    int k = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+}
+#endif
 
 typedef struct {
     int pos;
     int code;
 } Placed;
 
+/* One view of the board: the plays generated in it run across. */
 typedef struct {
-    /* the view */
+    int down;
+    uint8_t *cells;
+    uint8_t *lm;
+    uint8_t *wm;
+    uint8_t *is_anchor;
+    uint32_t *xmask;
+    int32_t *xsum;
+    int32_t *anchors;
+    int nanchors;
+} View;
+
+/* A play found, kept in C until the end: only the ones that rank become Python tuples. */
+typedef struct {
+    int score;
+    int down;
+    int start;
+    int end;
+    int nplaced;
+    Py_ssize_t off; /* into Gen.pl */
+} Rec;
+
+typedef struct {
+    /* the view being searched */
     int n;
     const uint8_t *cells;
     const uint8_t *lm;
@@ -67,8 +128,10 @@ typedef struct {
     long keep;        /* -1 all, 0 none, N > 0 heap of the best N */
     int *heap;        /* min-heap of scores, capacity keep */
     long heap_len;
-    PyObject *plays;  /* list, or NULL when keep == 0 */
-    PyObject **pairs; /* cache of (pos, code) tuples, n*n*128 entries */
+    Rec *recs;        /* plays found (keep != 0) */
+    Py_ssize_t nrecs, caprecs;
+    Placed *pl;       /* their placements */
+    Py_ssize_t npl, cappl;
     int err;          /* a Python exception is set */
 } Gen;
 
@@ -114,7 +177,7 @@ static void heap_replace_top(int *h, long len, int v)
 /* The state after the edge for ``code`` (known to exist: bit ``code`` of m is set). */
 static inline int step(Gen *g, uint32_t s, uint32_t m, int code, uint32_t *out)
 {
-    Py_ssize_t e = (Py_ssize_t)g->gfirst[s] + __builtin_popcount(m & ((1u << code) - 2u));
+    Py_ssize_t e = (Py_ssize_t)g->gfirst[s] + POPCOUNT(m & ((1u << code) - 2u));
     if (e >= g->nedges) {
         PyErr_SetString(PyExc_ValueError, "malformed GADDAG: edge index out of range");
         g->err = 1;
@@ -130,62 +193,92 @@ static inline int step(Gen *g, uint32_t s, uint32_t m, int code, uint32_t *out)
     return 1;
 }
 
-/* ------------------------------------------------------------------ emitting */
+/* ------------------------------------------------------------------ recording plays */
 
-static PyObject *pair(Gen *g, int pos, int code)
+/* Drop the plays that can no longer rank (below the heap's minimum once it is full). */
+static void compact(Gen *g)
 {
-    PyObject **slot = &g->pairs[(Py_ssize_t)pos * 128 + code];
-    if (!*slot) {
-        *slot = Py_BuildValue("(ii)", pos, code);
-        if (!*slot)
-            return NULL;
+    if (g->keep <= 0 || g->heap_len < g->keep)
+        return;
+    int floor = g->heap[0];
+    Py_ssize_t r = 0, p = 0;
+    for (Py_ssize_t i = 0; i < g->nrecs; i++) {
+        Rec rec = g->recs[i];
+        if (rec.score < floor)
+            continue;
+        memmove(&g->pl[p], &g->pl[rec.off], sizeof(Placed) * (size_t)rec.nplaced);
+        rec.off = p;
+        p += rec.nplaced;
+        g->recs[r++] = rec;
     }
-    Py_INCREF(*slot);
-    return *slot;
+    g->nrecs = r;
+    g->npl = p;
 }
 
-static void emit(Gen *g, int total, int start, int end)
+static void keep_play(Gen *g, int total, int start, int end)
+{
+    if (g->nrecs == g->caprecs || g->npl + g->nplaced > g->cappl) {
+        compact(g);
+        if (g->nrecs * 2 > g->caprecs || g->npl + g->nplaced > g->cappl / 2) {
+            Py_ssize_t cr = g->caprecs ? g->caprecs * 2 : 256;
+            Py_ssize_t cp = g->cappl ? g->cappl * 2 : 2048;
+            while (cp < g->npl + g->nplaced)
+                cp *= 2;
+            Rec *recs = PyMem_Realloc(g->recs, sizeof(Rec) * (size_t)cr);
+            if (!recs) {
+                PyErr_NoMemory();
+                g->err = 1;
+                return;
+            }
+            g->recs = recs;
+            g->caprecs = cr;
+            Placed *pl = PyMem_Realloc(g->pl, sizeof(Placed) * (size_t)cp);
+            if (!pl) {
+                PyErr_NoMemory();
+                g->err = 1;
+                return;
+            }
+            g->pl = pl;
+            g->cappl = cp;
+        }
+    }
+    Rec *rec = &g->recs[g->nrecs++];
+    rec->score = total;
+    rec->down = g->down;
+    rec->start = start;
+    rec->end = end;
+    rec->nplaced = g->nplaced;
+    rec->off = g->npl;
+    memcpy(&g->pl[g->npl], g->placed, sizeof(Placed) * (size_t)g->nplaced);
+    g->npl += g->nplaced;
+}
+
+/* The play as engine.movegen's RawPlay: (score, down, line, start, length, placements). */
+static PyObject *play_tuple(Gen *g, const Rec *rec, PyObject **pairs)
 {
     int n = g->n;
-    PyObject *placed = PyTuple_New(g->nplaced);
-    if (!placed) {
-        g->err = 1;
-        return;
-    }
-    for (int k = 0; k < g->nplaced; k++) {
-        PyObject *p = pair(g, g->placed[k].pos, g->placed[k].code);
-        if (!p) {
+    PyObject *placed = PyTuple_New(rec->nplaced);
+    if (!placed)
+        return NULL;
+    for (int k = 0; k < rec->nplaced; k++) {
+        const Placed *q = &g->pl[rec->off + k];
+        PyObject *p;
+        if (pairs) {
+            PyObject **slot = &pairs[(Py_ssize_t)q->pos * 128 + q->code];
+            if (!*slot && !(*slot = Py_BuildValue("(ii)", q->pos, q->code))) {
+                Py_DECREF(placed);
+                return NULL;
+            }
+            p = *slot;
+            Py_INCREF(p);
+        } else if (!(p = Py_BuildValue("(ii)", q->pos, q->code))) {
             Py_DECREF(placed);
-            g->err = 1;
-            return;
+            return NULL;
         }
         PyTuple_SET_ITEM(placed, k, p);
     }
-    PyObject *play = PyTuple_New(6);
-    if (!play) {
-        Py_DECREF(placed);
-        g->err = 1;
-        return;
-    }
-    PyTuple_SET_ITEM(play, 5, placed);
-    PyObject *down = g->down ? Py_True : Py_False;
-    Py_INCREF(down);
-    PyTuple_SET_ITEM(play, 1, down);
-    long ints[5] = {total, 0, start / n, start % n, end - start};
-    for (int k = 0; k < 5; k++) {
-        if (k == 1)
-            continue;
-        PyObject *v = PyLong_FromLong(ints[k]);
-        if (!v) {
-            Py_DECREF(play);
-            g->err = 1;
-            return;
-        }
-        PyTuple_SET_ITEM(play, k, v);
-    }
-    if (PyList_Append(g->plays, play) < 0)
-        g->err = 1;
-    Py_DECREF(play);
+    return Py_BuildValue("(iOiiiN)", rec->score, rec->down ? Py_True : Py_False, rec->start / n,
+                         rec->start % n, rec->end - rec->start, placed);
 }
 
 static int passes_filters(Gen *g, int start, int end)
@@ -229,15 +322,15 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
         total += g->bonus;
     g->count++;
     if (g->keep < 0) {
-        emit(g, total, start, end);
+        keep_play(g, total, start, end);
     } else if (g->keep > 0) {
         if (g->heap_len < g->keep) {
             heap_push(g->heap, &g->heap_len, total);
-            emit(g, total, start, end);
+            keep_play(g, total, start, end);
         } else if (total >= g->heap[0]) {
             if (total > g->heap[0])
                 heap_replace_top(g->heap, g->heap_len, total);
-            emit(g, total, start, end);
+            keep_play(g, total, start, end);
         }
     }
 }
@@ -276,7 +369,7 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
-        int letter = __builtin_ctz(allowed);
+        int letter = CTZ(allowed);
         allowed ^= low;
         uint32_t nxt;
         if (!step(g, s, m, letter, &nxt))
@@ -365,7 +458,7 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
-        int letter = __builtin_ctz(allowed);
+        int letter = CTZ(allowed);
         allowed ^= low;
         uint32_t nxt;
         if (!step(g, s, m, letter, &nxt))
@@ -400,6 +493,257 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32
     }
 }
 
+/* ------------------------------------------------------------------ views, cross-checks, anchors */
+
+/* A forward automaton (the DAWG) for the cross-checks. */
+typedef struct {
+    const uint32_t *mask;
+    const uint32_t *first;
+    const uint32_t *child;
+    Py_ssize_t nstates;
+    Py_ssize_t nedges;
+} Dawg;
+
+/* The state after ``code`` from ``s``: -1 when there is no such edge, -2 when malformed. */
+static inline int64_t dawg_step(const Dawg *d, uint32_t s, int code)
+{
+    uint32_t m = d->mask[s];
+    if (!((m >> code) & 1u))
+        return -1;
+    Py_ssize_t e = (Py_ssize_t)d->first[s] + POPCOUNT(m & ((1u << code) - 2u));
+    if (e >= d->nedges || (Py_ssize_t)d->child[e] >= d->nstates)
+        return -2;
+    return d->child[e];
+}
+
+/* movegen.cross_checks for every square of view ``v``: 0 on success, -1 with an exception. */
+static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int *values)
+{
+    const uint8_t *cells = v->cells;
+    int nn = n * n;
+    for (int i = 0; i < nn; i++) {
+        v->xsum[i] = -1;
+        if (cells[i]) {
+            v->xmask[i] = 0;
+            continue;
+        }
+        int r = i / n;
+        int above = r > 0 && cells[i - n];
+        int below = r < n - 1 && cells[i + n];
+        if (!above && !below) {
+            v->xmask[i] = ALL_LETTERS;
+            continue;
+        }
+        int top = i, bottom = i;
+        while (top >= n && cells[top - n])
+            top -= n;
+        while (bottom < n * (n - 1) && cells[bottom + n])
+            bottom += n;
+        int sum = values[0]; /* the square itself, empty: as movegen sums values[cells[i]] */
+        for (int j = top; j <= bottom; j += n)
+            if (j != i)
+                sum += (cells[j] & BLANK) ? 0 : values[cells[j] & LETTER_MASK];
+        v->xsum[i] = sum;
+        v->xmask[i] = 0;
+        int64_t s = root;
+        for (int j = top; j < i && s >= 0; j += n)
+            s = dawg_step(d, (uint32_t)s, cells[j] & LETTER_MASK);
+        if (s == -2)
+            goto malformed;
+        if (s < 0)
+            continue;
+        uint32_t m = d->mask[s] & ALL_LETTERS, allowed = 0;
+        while (m) {
+            int code = CTZ(m);
+            m &= m - 1;
+            int64_t t = dawg_step(d, (uint32_t)s, code);
+            for (int j = i + n; j <= bottom && t >= 0; j += n)
+                t = dawg_step(d, (uint32_t)t, cells[j] & LETTER_MASK);
+            if (t == -2)
+                goto malformed;
+            if (t >= 0 && (d->mask[t] & 1u))
+                allowed |= 1u << code;
+        }
+        v->xmask[i] = allowed;
+    }
+    return 0;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* movegen.anchors: the start squares on an empty board, else every empty square next to a
+ * tile, in square order. */
+static void find_anchors(View *v, int n, const int32_t *starts, Py_ssize_t nstarts, int empty)
+{
+    int nn = n * n;
+    memset(v->is_anchor, 0, (size_t)nn);
+    v->nanchors = 0;
+    if (empty) {
+        for (Py_ssize_t k = 0; k < nstarts; k++) {
+            int s = starts[k];
+            v->anchors[v->nanchors++] = v->down ? (s % n) * n + s / n : s;
+        }
+        qsort(v->anchors, (size_t)v->nanchors, sizeof(int32_t), cmp_int);
+    } else {
+        const uint8_t *cells = v->cells;
+        for (int i = 0; i < nn; i++) {
+            if (cells[i])
+                continue;
+            int r = i / n, c = i % n;
+            if ((c > 0 && cells[i - 1]) || (c < n - 1 && cells[i + 1]) || (r > 0 && cells[i - n]) ||
+                (r < n - 1 && cells[i + n]))
+                v->anchors[v->nanchors++] = i;
+        }
+    }
+    for (int k = 0; k < v->nanchors; k++)
+        v->is_anchor[v->anchors[k]] = 1;
+}
+
+static void use_view(Gen *g, const View *v, int square)
+{
+    int n = g->n;
+    g->cells = v->cells;
+    g->lm = v->lm;
+    g->wm = v->wm;
+    g->xmask = v->xmask;
+    g->xsum = v->xsum;
+    g->is_anchor = v->is_anchor;
+    g->down = v->down;
+    g->square = square < 0 ? -1 : v->down ? (square % n) * n + square / n : square;
+}
+
+static void run_anchor(Gen *g, int a, uint32_t groot)
+{
+    int row_start = a - a % g->n;
+    left(g, a, a, row_start, row_start + g->n, groot, 0, 1, 0, 0);
+}
+
+/* ------------------------------------------------------------------ upper bounds */
+
+/* The best pairing of the ``k`` largest values (sorted, descending) with ``k`` coefficients
+ * (rearrangement inequality: largest with largest). */
+static int64_t pairing(const int *vals, int64_t *coef, int k)
+{
+    for (int i = 1; i < k; i++) { /* insertion sort, descending; k is a rack's worth */
+        int64_t c = coef[i];
+        int j = i;
+        while (j > 0 && coef[j - 1] < c) {
+            coef[j] = coef[j - 1];
+            j--;
+        }
+        coef[j] = c;
+    }
+    int64_t s = 0;
+    for (int i = 0; i < k; i++)
+        s += vals[i] * coef[i];
+    return s;
+}
+
+/* An upper bound of the score of every play generated from anchor ``a`` of the current view
+ * (-1: none can be). A "shadow" play for each extent lo..hi the walk could produce (leftwards
+ * no new tile on another anchor; every empty square in it fillable from the rack, a blank
+ * fitting any cross-set): the tiles already there, plus the rack's values paired best-first
+ * with each empty square's weight (letter premium x (word premiums of the extent + its own
+ * word premium if it makes a cross-word)), plus the cross-words' existing tiles, plus the
+ * all-tiles bonus. A square whose cross-set is restricted takes at most the best rack value
+ * that fits it: the smaller of the two pairings is kept. The maximum over the extents. */
+static int64_t anchor_bound(Gen *g, int a, const int *vals, int nvals)
+{
+    int n = g->n, row_start = a - a % n, row_end = row_start + n;
+    const uint8_t *cells = g->cells;
+    uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
+    int tiles = g->tiles;
+    if (!(g->xmask[a] & usable) || tiles < 1)
+        return -1;
+    if (tiles > nvals)
+        return INT64_MAX / 4; /* more tiles than the values kept: no bound, never pruned */
+    int lo_min = a, emp = 1;
+    while (lo_min > row_start) {
+        int q = lo_min - 1;
+        if (!cells[q]) {
+            if (g->is_anchor[q] || emp >= tiles || !(g->xmask[q] & usable))
+                break;
+            emp++;
+        }
+        lo_min = q;
+    }
+    int64_t best = -1;
+    int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
+    int64_t coef[MAX_N], coef2[MAX_N];
+    for (int lo = lo_min; lo <= a; lo++) {
+        if (lo > row_start && cells[lo - 1])
+            continue; /* the word would go on leftwards */
+        int64_t held = 0, wmul = 1;
+        int k = 0;
+        for (int q = lo; q < row_end; q++) {
+            int code = cells[q];
+            if (code) {
+                held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+            } else {
+                uint32_t fit = g->xmask[q] & usable;
+                if (q > a && (k >= tiles || !fit))
+                    break;
+                lmv[k] = g->lm[q];
+                wmv[k] = g->wm[q];
+                xsv[k] = g->xsum[q];
+                int cap = 0;
+                for (uint32_t m = fit & g->rack_bits; m; m &= m - 1) {
+                    int v = g->values[CTZ(m)];
+                    cap = v > cap ? v : cap;
+                }
+                capv[k] = cap;
+                wmul *= wmv[k];
+                if (wmul > (1 << 24))
+                    return INT64_MAX / 4; /* absurd premiums: no bound, never pruned */
+                k++;
+            }
+            if (q < a || (q + 1 < row_end && cells[q + 1]))
+                continue; /* not an end: the anchor must be covered, the word cannot stop */
+            int64_t fixed = held * wmul, restricted = 0;
+            int u = 0;
+            for (int j = 0; j < k; j++) {
+                int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
+                coef[j] = w;
+                if (xsv[j] >= 0) {
+                    fixed += (int64_t)xsv[j] * wmv[j];
+                    restricted += capv[j] * w;
+                } else {
+                    coef2[u++] = w;
+                }
+            }
+            int64_t b1 = pairing(vals, coef, k);
+            int64_t b2 = restricted + pairing(vals, coef2, u);
+            int64_t b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
+            if (b > best)
+                best = b;
+        }
+    }
+    return best;
+}
+
+typedef struct {
+    int64_t bound;
+    int view;
+    int anchor;
+} Task;
+
+static int cmp_task(const void *a, const void *b)
+{
+    const Task *x = a, *y = b;
+    if (x->bound != y->bound)
+        return x->bound < y->bound ? 1 : -1;
+    if (x->view != y->view)
+        return x->view - y->view;
+    return x->anchor - y->anchor;
+}
+
 /* ------------------------------------------------------------------ the entry point */
 
 static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize)
@@ -414,27 +758,32 @@ static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t
 
 static PyObject *generate(PyObject *self, PyObject *args)
 {
-    int n, rack_size, bonus, down;
-    unsigned int groot;
+    int n, rack_size, bonus, views, prune;
+    unsigned int droot, groot;
     long keep;
     PyObject *scores;
     int min_length = 0, no_blanks = 0, square = -1;
     Py_buffer need = {0};
-    Py_buffer cells = {0}, lm = {0}, wm = {0}, xmask = {0}, xsum = {0}, anchors = {0},
-              is_anchor = {0}, values = {0}, rack = {0}, gmask = {0}, gfirst = {0},
-              gchild = {0};
-    Py_buffer *bufs[] = {&cells, &lm,   &wm,    &xmask, &xsum,  &anchors,
-                         &is_anchor, &values, &rack, &gmask, &gfirst, &gchild, &need};
-    PyObject *result = NULL, *plays = NULL, *out_scores = NULL;
+    Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
+              dmask = {0}, dfirst = {0}, dchild = {0}, gmask = {0}, gfirst = {0}, gchild = {0};
+    Py_buffer *bufs[] = {&cells, &lm,    &wm,     &starts, &values, &rack, &dmask,
+                         &dfirst, &dchild, &gmask, &gfirst, &gchild, &need};
+    PyObject *result = NULL, *plays = NULL, *out_scores = NULL, **pairs = NULL;
     Gen *g = NULL;
+    View vw[2];
+    uint8_t *vbuf = NULL;
+    Task *tasks = NULL;
+    int nviews = 0;
     (void)self;
-    Py_ssize_t nn = 0, nstates, nanchors;
-    const int32_t *rk, *anc;
-    int gc_was_enabled = 0;
+    Py_ssize_t nn = 0, nstates, nstarts, nout = 0;
+    const int32_t *rk;
+    int gc_was_enabled = 0, empty = 1;
+    Dawg d;
+    int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*y*y*y*iipy*y*y*IlO!|ipiy*:generate", &n, &cells,
-                          &lm, &wm, &xmask, &xsum, &anchors, &is_anchor, &values, &rack,
-                          &rack_size, &bonus, &down, &gmask, &gfirst, &gchild, &groot, &keep,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*Iy*y*y*IlpO!|ipiy*:generate", &n, &cells,
+                          &lm, &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask,
+                          &dfirst, &dchild, &droot, &gmask, &gfirst, &gchild, &groot, &keep, &prune,
                           &PyList_Type, &scores, &min_length, &no_blanks, &square, &need))
         return NULL;
 
@@ -444,17 +793,21 @@ static PyObject *generate(PyObject *self, PyObject *args)
     }
     nn = (Py_ssize_t)n * n;
     if (!need_len("cells", &cells, nn, 1) || !need_len("lm", &lm, nn, 1) ||
-        !need_len("wm", &wm, nn, 1) || !need_len("xmask", &xmask, nn, 4) ||
-        !need_len("xsum", &xsum, nn, 4) || !need_len("is_anchor", &is_anchor, nn, 1) ||
-        !need_len("values", &values, 27, 4) || !need_len("rack", &rack, 27, 4))
+        !need_len("wm", &wm, nn, 1) || !need_len("values", &values, 27, 4) ||
+        !need_len("rack", &rack, 27, 4))
         goto done;
-    if (anchors.len % 4 || gmask.len % 4 || gfirst.len != gmask.len || gchild.len % 4) {
-        PyErr_SetString(PyExc_ValueError, "anchors and GADDAG arrays must hold 4-byte items");
+    if (starts.len % 4 || gmask.len % 4 || gfirst.len != gmask.len || gchild.len % 4 ||
+        dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "start squares and automaton arrays must hold 4-byte items");
         goto done;
     }
     nstates = gmask.len / 4;
-    if ((Py_ssize_t)groot >= nstates) {
-        PyErr_SetString(PyExc_ValueError, "GADDAG root out of range");
+    if ((Py_ssize_t)groot >= nstates || (Py_ssize_t)droot >= dmask.len / 4) {
+        PyErr_SetString(PyExc_ValueError, "automaton root out of range");
+        goto done;
+    }
+    if (views < 1 || views > 3) {
+        PyErr_SetString(PyExc_ValueError, "views must be 1 (across), 2 (down) or 3 (both)");
         goto done;
     }
     if (keep < -1)
@@ -463,6 +816,18 @@ static PyObject *generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "more carried-over scores than keep");
         goto done;
     }
+    nstarts = starts.len / 4;
+    if (nstarts > nn) {
+        PyErr_SetString(PyExc_ValueError, "more start squares than squares");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nstarts; k++) {
+        int s = ((const int32_t *)starts.buf)[k];
+        if (s < 0 || s >= nn) {
+            PyErr_Format(PyExc_ValueError, "start square %d off the board", s);
+            goto done;
+        }
+    }
 
     g = PyMem_Calloc(1, sizeof(Gen));
     if (!g) {
@@ -470,14 +835,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
         goto done;
     }
     g->n = n;
-    g->cells = cells.buf;
-    g->lm = lm.buf;
-    g->wm = wm.buf;
-    g->xmask = xmask.buf;
-    g->xsum = xsum.buf;
-    g->is_anchor = is_anchor.buf;
     memcpy(g->values, values.buf, sizeof g->values);
-    g->down = down;
     g->rack_size = rack_size;
     g->bonus = bonus;
     g->gmask = gmask.buf;
@@ -488,25 +846,34 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->keep = keep;
     g->min_length = min_length;
     g->no_blanks = no_blanks;
-    g->square = square < nn ? square : -1;
+    if (square >= nn)
+        square = -1;
     if (need.obj && need.len) {
         if (!need_len("need", &need, 27, 4))
             goto done;
         memcpy(g->need, need.buf, sizeof g->need);
         g->has_need = 1;
     }
+    d.mask = dmask.buf;
+    d.first = dfirst.buf;
+    d.child = dchild.buf;
+    d.nstates = dmask.len / 4;
+    d.nedges = dchild.len / 4;
 
+    const uint8_t *bc = cells.buf, *blm = lm.buf, *bwm = wm.buf;
     for (Py_ssize_t i = 0; i < nn; i++) {
-        int code = g->cells[i];
+        int code = bc[i];
         int letter = code & ~BLANK;
         if (code && (letter < 1 || letter > 26)) {
             PyErr_Format(PyExc_ValueError, "cells[%zd] = %d is not a tile code", i, code);
             goto done;
         }
-        if (g->lm[i] > 9 || g->wm[i] > 9) {
+        if (blm[i] > 9 || bwm[i] > 9) {
             PyErr_SetString(PyExc_ValueError, "multipliers must be 0..9");
             goto done;
         }
+        if (code)
+            empty = 0;
     }
     rk = rack.buf;
     for (int i = 0; i < 27; i++) {
@@ -518,6 +885,16 @@ static PyObject *generate(PyObject *self, PyObject *args)
         g->tiles += rk[i];
         if (i && rk[i])
             g->rack_bits |= 1u << i;
+    }
+    /* the rack's values, largest first, blanks as 0 (for the bounds; a play has at most n tiles) */
+    for (int i = 0; i < 27; i++)
+        for (int c = 0; c < g->rack[i] && nvals < MAX_N; c++)
+            vals[nvals++] = i ? g->values[i] : 0;
+    qsort(vals, (size_t)nvals, sizeof(int), cmp_int);
+    for (int i = 0; i < nvals / 2; i++) {
+        int t = vals[i];
+        vals[i] = vals[nvals - 1 - i];
+        vals[nvals - 1 - i] = t;
     }
 
     if (keep > 0) {
@@ -533,30 +910,104 @@ static PyObject *generate(PyObject *self, PyObject *args)
             heap_push(g->heap, &g->heap_len, (int)v);
         }
     }
-    plays = PyList_New(0);
-    if (!plays)
-        goto done;
-    g->plays = plays;
-    g->pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *));
-    if (!g->pairs) {
+
+    /* the views: 1 + 1 + 1 + 1 + 4 + 4 + 4 bytes a square */
+    vbuf = PyMem_Malloc((size_t)nn * 16 * 2);
+    if (!vbuf) {
         PyErr_NoMemory();
         goto done;
     }
+    for (int down = 0; down < 2; down++) {
+        if (!(views & (1 << down)))
+            continue;
+        View *v = &vw[nviews++];
+        uint8_t *p = vbuf + (size_t)nn * 16 * down;
+        v->down = down;
+        v->xmask = (uint32_t *)p;
+        v->xsum = (int32_t *)(p + nn * 4);
+        v->anchors = (int32_t *)(p + nn * 8);
+        v->cells = p + nn * 12;
+        v->lm = p + nn * 13;
+        v->wm = p + nn * 14;
+        v->is_anchor = p + nn * 15;
+        if (!down) {
+            memcpy(v->cells, bc, (size_t)nn);
+            memcpy(v->lm, blm, (size_t)nn);
+            memcpy(v->wm, bwm, (size_t)nn);
+        } else {
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    v->cells[c * n + r] = bc[r * n + c];
+                    v->lm[c * n + r] = blm[r * n + c];
+                    v->wm[c * n + r] = bwm[r * n + c];
+                }
+        }
+        if (cross_checks(v, n, &d, droot, g->values) < 0)
+            goto done;
+        find_anchors(v, n, starts.buf, nstarts, empty);
+    }
 
-    anc = anchors.buf;
-    nanchors = anchors.len / 4;
     /* Many thousands of new tuples would trigger the cyclic collector again and again; they
      * cannot form cycles, so it is paused while they are built (no Python code runs here). */
     gc_was_enabled = PyGC_Disable();
-    for (Py_ssize_t k = 0; k < nanchors && !g->err; k++) {
-        int a = anc[k];
-        if (a < 0 || a >= nn) {
-            PyErr_Format(PyExc_ValueError, "anchor %d off the board", a);
+    if (prune && keep > 0) {
+        Py_ssize_t ntasks = 0;
+        tasks = PyMem_Malloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
+        if (!tasks) {
+            PyErr_NoMemory();
             g->err = 1;
-            break;
         }
-        int row_start = a - a % n;
-        left(g, a, a, row_start, row_start + n, groot, 0, 1, 0, 0);
+        for (int k = 0; k < nviews && !g->err; k++) {
+            use_view(g, &vw[k], square);
+            for (int j = 0; j < vw[k].nanchors; j++) {
+                int64_t b = anchor_bound(g, vw[k].anchors[j], vals, nvals);
+                if (b >= 0) {
+                    tasks[ntasks].bound = b;
+                    tasks[ntasks].view = k;
+                    tasks[ntasks].anchor = vw[k].anchors[j];
+                    ntasks++;
+                }
+            }
+        }
+        if (!g->err)
+            qsort(tasks, (size_t)ntasks, sizeof(Task), cmp_task);
+        int current = -1;
+        for (Py_ssize_t t = 0; t < ntasks && !g->err; t++) {
+            if (g->heap_len == keep && tasks[t].bound < g->heap[0])
+                break; /* no play left can reach the keep-th best score */
+            if (tasks[t].view != current) {
+                current = tasks[t].view;
+                use_view(g, &vw[current], square);
+            }
+            run_anchor(g, tasks[t].anchor, groot);
+        }
+    } else {
+        for (int k = 0; k < nviews && !g->err; k++) {
+            use_view(g, &vw[k], square);
+            for (int j = 0; j < vw[k].nanchors && !g->err; j++)
+                run_anchor(g, vw[k].anchors[j], groot);
+        }
+    }
+    if (!g->err) {
+        int floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT_MIN;
+        for (Py_ssize_t i = 0; i < g->nrecs; i++)
+            nout += g->recs[i].score >= floor;
+        plays = PyList_New(nout);
+        if (!plays)
+            g->err = 1;
+        else if (nout > 256 && !(pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *)))) {
+            PyErr_NoMemory();
+            g->err = 1;
+        }
+        for (Py_ssize_t i = 0, o = 0; i < g->nrecs && !g->err; i++) {
+            if (g->recs[i].score < floor)
+                continue;
+            PyObject *t = play_tuple(g, &g->recs[i], pairs);
+            if (!t)
+                g->err = 1;
+            else
+                PyList_SET_ITEM(plays, o++, t);
+        }
     }
     if (gc_was_enabled)
         PyGC_Enable();
@@ -581,15 +1032,19 @@ static PyObject *generate(PyObject *self, PyObject *args)
     result = Py_BuildValue("(lOO)", g->count, plays, out_scores);
 
 done:
+    if (pairs) {
+        for (Py_ssize_t i = 0; i < nn * 128; i++)
+            Py_XDECREF(pairs[i]);
+        PyMem_Free(pairs);
+    }
     if (g) {
-        if (g->pairs) {
-            for (Py_ssize_t i = 0; i < nn * 128; i++)
-                Py_XDECREF(g->pairs[i]);
-            PyMem_Free(g->pairs);
-        }
         PyMem_Free(g->heap);
+        PyMem_Free(g->recs);
+        PyMem_Free(g->pl);
         PyMem_Free(g);
     }
+    PyMem_Free(tasks);
+    PyMem_Free(vbuf);
     Py_XDECREF(plays);
     Py_XDECREF(out_scores);
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -600,9 +1055,11 @@ done:
 
 static PyMethodDef methods[] = {
     {"generate", generate, METH_VARARGS,
-     "generate(n, cells, lm, wm, xmask, xsum, anchors, is_anchor, values, rack, rack_size, "
-     "bonus, down, gmask, gfirst, gchild, groot, keep, scores) -> (count, plays, scores)\n\n"
-     "The plays of one view, exactly as engine.movegen.view_search generates them."},
+     "generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views, dmask, dfirst, "
+     "dchild, droot, gmask, gfirst, gchild, groot, keep, prune, scores[, min_length, no_blanks, "
+     "square, need]) -> (count, plays, scores)\n\n"
+     "The plays of a board's views, as engine.movegen.view_search generates them (see "
+     "engine/native.py)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -201,17 +201,25 @@ def _native_plays(
     keep: int,
     deadline: float | None,
     flt: MoveFilter | None = None,
+    count: bool = True,
 ) -> tuple[int, list[RawPlay]]:
     """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
     With keep = N > 0 the plays returned include every play that ranks in the top N (ties
-    included)."""
+    included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
+    number returned is not the number of legal plays."""
+    _check_deadline(deadline)
+    if keep > 0 and not count:
+        _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
+                                   premiums=premiums)
+        return -1, best
     total = 0
     found: list[RawPlay] = []
     scores: list[int] = []
-    for view in views(pos.rules, pos.cells, premiums):
+    for view in (native.ACROSS, native.DOWN):
         _check_deadline(deadline)
-        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores, flt)
-        total += count
+        n, plays, scores = native.search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
+                                         premiums=premiums)
+        total += n
         found += plays
     if keep > 0 and len(scores) == keep:
         floor = min(scores)

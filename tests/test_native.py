@@ -45,11 +45,7 @@ def python_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int]) -> li
 
 
 def native_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> tuple[int, list[RawPlay]]:
-    count, plays = 0, []
-    for view in views(pos.rules, pos.cells, premiums):
-        c, p, _ = native.search(pos.rules, lex, view, list(pos.rack), -1, [])
-        count += c
-        plays += p
+    count, plays, _ = native.search(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
     return count, plays
 
 
@@ -70,21 +66,26 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
     assert count == len(plays) == len(expected)
     assert keyed(n, plays) == expected
     # view by view: the very same tuples in the very same order
-    for view in views(rules, pos.cells, premiums):
+    for which, view in zip((native.ACROSS, native.DOWN), views(rules, pos.cells, premiums), strict=True):
         py = python_view(rules, lex, view, pos.rack)
-        c, mine, scores = native.search(rules, lex, view, pos.rack, -1, [5, 7])
+        c, mine, scores = native.search(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
+                                        premiums=premiums)
         assert mine == py and c == len(py) and scores == [5, 7]
-        c0, none, _ = native.search(rules, lex, view, pos.rack, 0, [])
+        c0, none, _ = native.search(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
         assert c0 == len(py) and none == []
     assert pos.rack == rack_before
-    # keep=N across both views, the heap carried from the across view to the down view
     all_scores = sorted(expected.values(), reverse=True)
     for keep in keeps:
+        if all_scores:
+            cutoff = all_scores[min(keep, len(all_scores)) - 1]
+            top = {k for k, v in expected.items() if v >= cutoff}
+        # keep=N across both views, the heap carried from the across view to the down view
         scores: list[int] = []
         kept: list[RawPlay] = []
         total = 0
-        for view in views(rules, pos.cells, premiums):
-            c, p, scores = native.search(rules, lex, view, pos.rack, keep, scores)
+        for which in (native.ACROSS, native.DOWN):
+            c, p, scores = native.search(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
+                                         premiums=premiums)
             total += c
             kept += p
             assert len(scores) <= keep
@@ -93,9 +94,16 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
         got = keyed(n, kept)
         assert all(expected[k] == v for k, v in got.items())
         if all_scores:
-            cutoff = all_scores[min(keep, len(all_scores)) - 1]
-            top = {k for k, v in expected.items() if v >= cutoff}
             assert top <= got.keys()
+        # pruned, best-first over both views: exactly the plays scoring at least the keep-th
+        # best score (ties included), and the same heap
+        _, pruned, pscores = native.search(rules, lex, pos.cells, pos.rack, keep, prune=True,
+                                           premiums=premiums)
+        assert sorted(pscores, reverse=True) == all_scores[:keep]
+        got = keyed(n, pruned)
+        assert all(expected[k] == v for k, v in got.items())
+        if all_scores:
+            assert got.keys() == (top if len(all_scores) >= keep else expected.keys())
 
 
 def random_rack(rng: random.Random, game: str, alphabet: str, blanks: int) -> list[int]:
@@ -142,14 +150,14 @@ def test_bench_positions_counts_and_top_20(lex: Lexicon) -> None:
         raws = all_raw_plays(pos, lex)
         count, plays = native_plays(pos, lex)
         assert count == len(raws), p["id"]
-        assert heapq.nlargest(20, (r[0] for r in plays)) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
-        scores: list[int] = []
-        total = 0
-        for view in views(pos.rules, pos.cells):
-            c, _, scores = native.search(pos.rules, lex, view, pos.rack, 20, scores)
-            total += c
-        assert total == len(raws)
-        assert sorted(scores, reverse=True) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
+        best = heapq.nlargest(20, (r[0] for r in raws))
+        assert heapq.nlargest(20, (r[0] for r in plays)) == best, p["id"]
+        c, _, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20)
+        assert c == len(raws)
+        assert sorted(scores, reverse=True) == best, p["id"]
+        _, kept, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
+        assert sorted(scores, reverse=True) == best, p["id"]
+        assert sorted(r[0] for r in kept) == sorted(s for s in (r[0] for r in raws) if s >= best[-1]), p["id"]
     assert checked
 
 
@@ -160,37 +168,41 @@ def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
             check_position(position(rules, None, rack), lex, True, (1, 7))
 
 
+def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
+    d, g = lex.dawg, lex.gaddag
+    return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
+            array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
+            rules.bonus_points, native.BOTH, d.mask, d.first, d.child, d.root,
+            g.mask, g.first, g.child, g.root, -1, False, []]
+
+
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
     rules = get_ruleset("scrabble")
     pos = position(rules, None, "RETAIN?")
-    view = views(rules, pos.cells)[0]
     rack = array("i", pos.rack)
     before = rack.tolist()
-    g = lex.gaddag
-    n = rules.size
-    count, plays, _ = engine._fastgen.generate(
-        n, bytes(view.cells), bytes(view.letter_mult), bytes(view.word_mult),
-        array("I", [(1 << 27) - 2] * (n * n)), array("i", [-1] * (n * n)),
-        array("i", rules.start), bytes(1 if i in rules.start else 0 for i in range(n * n)),
-        array("i", rules.values), rack, rules.rack_size, rules.bonus_points, False,
-        g.mask, g.first, g.child, g.root, -1, [],
-    )
-    assert rack.tolist() == before
-    assert count == len(plays) > 0
+    for keep, prune in ((-1, False), (5, True)):
+        args = _args(lex, rules, pos.cells, rack)
+        args[18], args[19] = keep, prune
+        count, plays, _ = engine._fastgen.generate(*args)
+        assert rack.tolist() == before
+        assert count >= len(plays) > 0
 
 
 def test_bad_arguments_raise(lex: Lexicon) -> None:
-    g = lex.gaddag
+    rules, _ = small_rules("scrabble", 5)
     n = 5
-    args = [n, bytes(n * n), bytes([1] * n * n), bytes([1] * n * n), array("I", [0] * n * n),
-            array("i", [-1] * n * n), array("i", [12]), bytes(n * n), array("i", [0] * 27),
-            array("i", [1] * 27), 7, 50, False, g.mask, g.first, g.child, g.root, -1, []]
-    for i, bad in ((1, bytes(3)), (6, array("i", [99])), (1, bytes([30] * n * n)),
-                   (16, len(g.mask)), (18, [1, 2, 3])):
+    args = _args(lex, rules, [0] * (n * n), array("i", [1] * 27))
+    args[4] = array("i", [12])
+    engine._fastgen.generate(*args)  # the arguments as given are fine
+    g = lex.gaddag
+    for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
+                   (9, 4), (13, len(lex.dawg.mask)), (17, len(g.mask)), (20, [1, 2, 3]),
+                   (2, bytes([10] * n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
-        if i == 18:
-            broken[17] = 2
+        if i == 20:
+            broken[18] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
 
