@@ -238,20 +238,20 @@ def find_moves(
 ) -> Result:
     """The best ``limit`` plays, ranked, and (when ``count``) the number of legal plays.
 
-    With the compiled core (engine.native) every play is enumerated in C, filters applied
-    there, and only plays that can reach the top ``limit`` come back to Python. Without it,
-    a search without ``count`` is best-first: anchors are visited in order of an upper bound
+    A search without ``count`` is best-first: anchors are visited in order of an upper bound
     of their plays' scores and the search stops when no bound left can reach the
-    ``limit``-th best score found (ties included, so the ranking is exactly the full one's);
-    a filtered or counted search enumerates everything, and so does Upwords, whose plays
-    are few. ``deadline`` (``time.monotonic()``) raises TimeBudgetExceeded when passed.
+    ``limit``-th best score found (ties included, so the ranking is exactly the full one's).
+    With the compiled core (engine.native) that search, filters included, runs in C, and a
+    counted one enumerates every play in C; only plays that can reach the top ``limit`` come
+    back to Python. Without it, a filtered or counted search enumerates everything, and so
+    does Upwords, whose plays are few. ``deadline`` (``time.monotonic()``) raises TimeBudgetExceeded when passed.
     """
     filtered = flt is not None and flt.active()
     if native.available and not pos.rules.stacking and limit > 0:
         # the compiled generator enumerates everything faster than Python prunes; it applies
         # the filters, counts every play that passes, and hands back only those that can rank
         # in the top ``limit``
-        total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None)
+        total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None, count)
         return Result(top_moves(pos, raws, limit), total if count else None)
     if count or filtered or pos.rules.stacking:
         raws = all_raw_plays(pos, lex, premiums, deadline)
