@@ -43,9 +43,12 @@
 #define MAX_N 64
 #define ALL_LETTERS (((1u << 27) - 1u) & ~1u)
 
-#if defined(__GNUC__) || defined(__clang__)
+/* popcount: the compiler's builtin only where it is one instruction for every CPU the build
+ * can run on (ARM64; x86-64 built with POPCNT enabled); a baseline x86-64 build would call
+ * libgcc's __popcountdi2 for it, so it gets the inline bit trick instead. No CPU-specific
+ * flags are ever added: the module runs on any CPU of its architecture. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__aarch64__) || defined(__POPCNT__))
 #define POPCOUNT(x) __builtin_popcount(x)
-#define CTZ(x) __builtin_ctz(x)
 #else
 static inline int POPCOUNT(uint32_t x)
 {
@@ -53,6 +56,10 @@ static inline int POPCOUNT(uint32_t x)
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
 }
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define CTZ(x) __builtin_ctz(x) /* a plain instruction on every x86-64 and ARM64 */
+#else
 static inline int CTZ(uint32_t x)
 {
     int k = 0;
@@ -121,6 +128,8 @@ typedef struct {
     int rack[27];
     uint32_t rack_bits;
     int tiles;
+    int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
+    int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     Placed placed[MAX_N];
     int nplaced;
     /* output */
@@ -335,6 +344,12 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
     }
 }
 
+/* The score a play needs to be kept (once the heap of the best N is full). */
+static inline int64_t floor_of(const Gen *g)
+{
+    return g->keep > 0 && g->heap_len == g->keep ? g->heap[0] : INT64_MIN;
+}
+
 /* ------------------------------------------------------------------ the search */
 
 static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum, int wmul,
@@ -362,6 +377,11 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
         record(g, start, pos, msum * wmul + xtot, ntiles);
         if (g->err)
             return;
+    }
+    if (g->pruning) {
+        int rs = pos - pos % g->n;
+        if (g->hib[start - rs][pos - rs] < floor_of(g))
+            return; /* no word ending here or further right can reach the best N */
     }
     uint32_t allowed = m & g->xmask[pos];
     if (!g->rack[0])
@@ -413,7 +433,8 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
 {
     uint32_t m = g->gmask[s];
     int left_free = pos == row_start || !g->cells[pos - 1];
-    if (left_free) {
+    int rs = row_start;
+    if (left_free && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
         if ((m & 1u) && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot, ntiles);
             if (g->err)
@@ -428,7 +449,7 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
                 return;
         }
     }
-    if (pos > row_start) {
+    if (pos > row_start && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
         int p = pos - 1;
         if (g->cells[p] || (!g->is_anchor[p] && ntiles < g->tiles))
             left(g, p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles);
@@ -619,6 +640,7 @@ static void use_view(Gen *g, const View *v, int square)
     g->square = square < 0 ? -1 : v->down ? (square % n) * n + square / n : square;
 }
 
+/* The plays from anchor ``a``. */
 static void run_anchor(Gen *g, int a, uint32_t groot)
 {
     int row_start = a - a % g->n;
@@ -646,24 +668,29 @@ static int64_t pairing(const int *vals, int64_t *coef, int k)
     return s;
 }
 
-/* An upper bound of the score of every play generated from anchor ``a`` of the current view
- * (-1: none can be). A "shadow" play for each extent lo..hi the walk could produce (leftwards
- * no new tile on another anchor; every empty square in it fillable from the rack, a blank
- * fitting any cross-set): the tiles already there, plus the rack's values paired best-first
- * with each empty square's weight (letter premium x (word premiums of the extent + its own
- * word premium if it makes a cross-word)), plus the cross-words' existing tiles, plus the
- * all-tiles bonus. A square whose cross-set is restricted takes at most the best rack value
- * that fits it: the smaller of the two pairings is kept. The maximum over the extents. */
-static int64_t anchor_bound(Gen *g, int a, const int *vals, int nvals)
+/* Upper bounds of the score of the plays generated from anchor ``a`` of the current view, per
+ * extent: g->lob[lo] bounds the plays whose main word starts on square row_start + lo,
+ * g->hib[lo][hi] those that also end on row_start + hi, made monotone for the walk's tests:
+ * g->lob_left[x] = max of lob[0..x], g->hib[lo][h] = max over hi >= h. -1: no play. Returns
+ * the anchor's bound (the maximum). A "shadow" play for each extent lo..hi the walk could
+ * produce (leftwards no new tile on another anchor; every empty square in it fillable from
+ * the rack, a blank fitting any cross-set): the tiles already there, plus the rack's values
+ * paired best-first with each empty square's weight (letter premium x (word premiums of the
+ * extent + its own word premium if it makes a cross-word)), plus the cross-words' existing
+ * tiles, plus the all-tiles bonus. A square whose cross-set is restricted takes at most the
+ * best rack value that fits it: the smaller of the two pairings is kept. */
+static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
 {
     int n = g->n, row_start = a - a % n, row_end = row_start + n;
     const uint8_t *cells = g->cells;
     uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
     int tiles = g->tiles;
+    int64_t top = -1;
+    for (int x = 0; x < n; x++)
+        g->lob[x] = g->lob_left[x] = -1;
     if (!(g->xmask[a] & usable) || tiles < 1)
         return -1;
-    if (tiles > nvals)
-        return INT64_MAX / 4; /* more tiles than the values kept: no bound, never pruned */
+    int no_bound = tiles > nvals; /* more tiles than the values kept: never pruned */
     int lo_min = a, emp = 1;
     while (lo_min > row_start) {
         int q = lo_min - 1;
@@ -674,13 +701,15 @@ static int64_t anchor_bound(Gen *g, int a, const int *vals, int nvals)
         }
         lo_min = q;
     }
-    int64_t best = -1;
     int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
     int64_t coef[MAX_N], coef2[MAX_N];
     for (int lo = lo_min; lo <= a; lo++) {
         if (lo > row_start && cells[lo - 1])
             continue; /* the word would go on leftwards */
-        int64_t held = 0, wmul = 1;
+        int64_t held = 0, wmul = 1, best = -1;
+        int64_t *row = g->hib[lo - row_start];
+        for (int y = 0; y < n; y++)
+            row[y] = -1;
         int k = 0;
         for (int q = lo; q < row_end; q++) {
             int code = cells[q];
@@ -701,31 +730,45 @@ static int64_t anchor_bound(Gen *g, int a, const int *vals, int nvals)
                 capv[k] = cap;
                 wmul *= wmv[k];
                 if (wmul > (1 << 24))
-                    return INT64_MAX / 4; /* absurd premiums: no bound, never pruned */
+                    no_bound = 1; /* absurd premiums: never pruned */
                 k++;
             }
             if (q < a || (q + 1 < row_end && cells[q + 1]))
                 continue; /* not an end: the anchor must be covered, the word cannot stop */
-            int64_t fixed = held * wmul, restricted = 0;
-            int u = 0;
-            for (int j = 0; j < k; j++) {
-                int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
-                coef[j] = w;
-                if (xsv[j] >= 0) {
-                    fixed += (int64_t)xsv[j] * wmv[j];
-                    restricted += capv[j] * w;
-                } else {
-                    coef2[u++] = w;
+            int64_t b;
+            if (no_bound) {
+                b = INT64_MAX / 4;
+            } else {
+                int64_t fixed = held * wmul, restricted = 0;
+                int u = 0;
+                for (int j = 0; j < k; j++) {
+                    int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
+                    coef[j] = w;
+                    if (xsv[j] >= 0) {
+                        fixed += (int64_t)xsv[j] * wmv[j];
+                        restricted += capv[j] * w;
+                    } else {
+                        coef2[u++] = w;
+                    }
                 }
+                int64_t b1 = pairing(vals, coef, k);
+                int64_t b2 = restricted + pairing(vals, coef2, u);
+                b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
             }
-            int64_t b1 = pairing(vals, coef, k);
-            int64_t b2 = restricted + pairing(vals, coef2, u);
-            int64_t b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
+            row[q - row_start] = b;
             if (b > best)
                 best = b;
         }
+        for (int h = n - 2; h >= 0; h--) /* suffix maxima over the end square */
+            if (row[h + 1] > row[h])
+                row[h] = row[h + 1];
+        g->lob[lo - row_start] = best;
+        if (best > top)
+            top = best;
     }
-    return best;
+    for (int x = 0; x < n; x++)
+        g->lob_left[x] = x ? (g->lob[x] > g->lob_left[x - 1] ? g->lob[x] : g->lob_left[x - 1]) : g->lob[0];
+    return top;
 }
 
 typedef struct {
@@ -952,6 +995,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
     gc_was_enabled = PyGC_Disable();
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
+        /* the anchors of the views, best bound first; each anchor's walk then tests the
+         * bounds of its extents (recomputed when it runs) against the N-th best score */
         tasks = PyMem_Malloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
         if (!tasks) {
             PyErr_NoMemory();
@@ -960,7 +1005,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
         for (int k = 0; k < nviews && !g->err; k++) {
             use_view(g, &vw[k], square);
             for (int j = 0; j < vw[k].nanchors; j++) {
-                int64_t b = anchor_bound(g, vw[k].anchors[j], vals, nvals);
+                int64_t b = anchor_bounds(g, vw[k].anchors[j], vals, nvals);
                 if (b >= 0) {
                     tasks[ntasks].bound = b;
                     tasks[ntasks].view = k;
@@ -973,13 +1018,16 @@ static PyObject *generate(PyObject *self, PyObject *args)
             qsort(tasks, (size_t)ntasks, sizeof(Task), cmp_task);
         int current = -1;
         for (Py_ssize_t t = 0; t < ntasks && !g->err; t++) {
-            if (g->heap_len == keep && tasks[t].bound < g->heap[0])
+            if (tasks[t].bound < floor_of(g))
                 break; /* no play left can reach the keep-th best score */
             if (tasks[t].view != current) {
                 current = tasks[t].view;
                 use_view(g, &vw[current], square);
             }
+            anchor_bounds(g, tasks[t].anchor, vals, nvals);
+            g->pruning = 1;
             run_anchor(g, tasks[t].anchor, groot);
+            g->pruning = 0;
         }
     } else {
         for (int k = 0; k < nviews && !g->err; k++) {
