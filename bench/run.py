@@ -155,7 +155,7 @@ for line in sys.stdin:
 
 
 def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None,
-                 against: Path | None = None) -> None:
+                 against: Path | None = None, stat=statistics.median) -> None:  # type: ignore[no-untyped-def]
     """Our top-20 search next to wolges' top-1, per position and per blank count (and next
     to another checkout's top-20 search, with ``against``)."""
     import tempfile  # noqa: PLC0415
@@ -201,7 +201,7 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
         backend = "C core" if native.available else "pure Python"
     except ImportError:
         backend = "pure Python"
-    print(f"our top-20 search ({backend}) vs wolges top-1; median of single calls, "
+    print(f"our top-20 search ({backend}) vs wolges top-1; {stat.__name__} of single calls, "
           f"{rounds} rounds x {calls} calls each side, interleaved\n")
     base = f" {'against us':>10} {'x':>5}" if other is not None else ""
     print(f"{'position':22} {'b':>1} {'plays':>6} {'ours top20 us':>13} {'wolges top1 us':>14} "
@@ -239,8 +239,8 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
                 sides = [mine, wolges, previous]
                 for k in range(3):
                     sides[(k + r) % 3]()
-            om, wm, w20 = statistics.median(ours), statistics.median(theirs), statistics.median(theirs20)
-            bm = statistics.median(before) if before else float("nan")
+            om, wm, w20 = stat(ours), stat(theirs), stat(theirs20)
+            bm = stat(before) if before else float("nan")
             per_class.setdefault(p["blanks"], []).append((om, wm, om / wm, bm))
             col = f" {bm:10.0f} {bm / om:5.1f}" if other is not None else ""
             print(f"{p['id']:22} {p['blanks']:>1} {full.total:>6} {om:13.0f} {wm:14.0f} {om / wm:6.1f} "
@@ -338,6 +338,8 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=5, help="--wolges: timed calls per side and round")
     ap.add_argument("--only", help="--wolges: comma-separated position ids")
     ap.add_argument("--against", type=Path, help="--wolges: also time this other checkout (before/after)")
+    ap.add_argument("--stat", choices=["median", "min"], default="median",
+                    help="--wolges: per-position statistic of the single-call times (min: steadier on a busy machine)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=2)
@@ -348,7 +350,7 @@ def main() -> None:
         if not wolges_dir.exists() and Path("/work/shared/native").exists():
             wolges_dir = Path("/work/shared/native")
         wolges_table(wolges_dir, args.rounds, args.calls, set(args.only.split(",")) if args.only else None,
-                     args.against)
+                     args.against, min if args.stat == "min" else statistics.median)
         if not args.engine and not args.http:
             return
     both = not args.engine and not args.http

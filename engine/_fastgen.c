@@ -7,12 +7,13 @@
  * tests/test_native.py checks the two against each other play for play.
  *
  * generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views,
- *          dmask, dfirst, dchild, droot, gmask, gfirst, gchild, groot, keep, prune, scores
+ *          dmask, dfirst, dchild, droot, gaddag, keep, prune, scores
  *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
  *
  * cells, lm and wm are the board (n*n bytes, row by row); the views (bit 1: across, bit 2:
  * down, the transpose) are derived here. `starts` are the start squares (board indices,
- * int32) used when the board is empty. d* is the forward DAWG (cross-checks), g* the GADDAG.
+ * int32) used when the board is empty. d* is the forward DAWG (cross-checks); gaddag is the
+ * GADDAG as pack(mask, first, child, root) returns it (built once per lexicon).
  *
  * keep: -1 returns every play (views in order, anchors in board order: exactly
  * movegen.generate_view's order); 0 none (count only); N > 0 the plays that rank in the best
@@ -76,6 +77,22 @@ typedef struct {
     int code;
 } Placed;
 
+/* A GADDAG state as the walk holds it: its mask and the index of its first edge. The walk
+ * runs on a packed copy of the GADDAG (see pack): edges[e] is the Node of the state edge e
+ * leads to, so a step is one load, and a state's edges are adjacent in memory. */
+typedef struct {
+    uint32_t mask;
+    uint32_t first;
+} Node;
+
+#define PACKED_NAME "engine._fastgen.Packed"
+
+typedef struct {
+    Node root;
+    Py_ssize_t nedges;
+    Node *edges;
+} Packed;
+
 /* One view of the board: the plays generated in it run across. */
 typedef struct {
     int down;
@@ -112,12 +129,8 @@ typedef struct {
     int down;
     int rack_size;
     int bonus;
-    /* the GADDAG */
-    const uint32_t *gmask;
-    const uint32_t *gfirst;
-    const uint32_t *gchild;
-    Py_ssize_t nstates;
-    Py_ssize_t nedges;
+    /* the GADDAG, packed */
+    const Node *edges;
     /* filters */
     int min_length;
     int no_blanks;
@@ -129,6 +142,7 @@ typedef struct {
     uint32_t rack_bits;
     int tiles;
     int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
+    int cover;        /* the anchor being walked: every play puts a new tile on it */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     Placed placed[MAX_N];
     int nplaced;
@@ -183,23 +197,11 @@ static void heap_replace_top(int *h, long len, int v)
 
 /* ------------------------------------------------------------------ the automaton */
 
-/* The state after the edge for ``code`` (known to exist: bit ``code`` of m is set). */
-static inline int step(Gen *g, uint32_t s, uint32_t m, int code, uint32_t *out)
+/* The state after the edge for ``code`` (known to exist: bit ``code`` of the mask is set; pack
+ * checked that every state's edges are in range, so no test is needed here). */
+static inline Node step(const Gen *g, Node s, int code)
 {
-    Py_ssize_t e = (Py_ssize_t)g->gfirst[s] + POPCOUNT(m & ((1u << code) - 2u));
-    if (e >= g->nedges) {
-        PyErr_SetString(PyExc_ValueError, "malformed GADDAG: edge index out of range");
-        g->err = 1;
-        return 0;
-    }
-    uint32_t t = g->gchild[e];
-    if ((Py_ssize_t)t >= g->nstates) {
-        PyErr_SetString(PyExc_ValueError, "malformed GADDAG: state out of range");
-        g->err = 1;
-        return 0;
-    }
-    *out = t;
-    return 1;
+    return g->edges[s.first + POPCOUNT(s.mask & ((1u << code) - 2u))];
 }
 
 /* ------------------------------------------------------------------ recording plays */
@@ -352,10 +354,10 @@ static inline int64_t floor_of(const Gen *g)
 
 /* ------------------------------------------------------------------ the search */
 
-static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum, int wmul,
+static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int wmul,
                   int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     if (pos == row_end) {
         if (m & 1u)
             record(g, start, pos, msum * wmul + xtot, ntiles);
@@ -365,9 +367,7 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     if (code) {
         int letter = code & LETTER_MASK;
         if ((m >> letter) & 1u) {
-            uint32_t nxt;
-            if (!step(g, s, m, letter, &nxt))
-                return;
+            Node nxt = step(g, s, letter);
             right(g, pos + 1, row_end, start, nxt,
                   msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
         }
@@ -391,9 +391,7 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
         uint32_t low = allowed & (0u - allowed);
         int letter = CTZ(allowed);
         allowed ^= low;
-        uint32_t nxt;
-        if (!step(g, s, m, letter, &nxt))
-            return;
+        Node nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -424,26 +422,24 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     }
 }
 
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s, int msum,
+static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
                  int wmul, int xtot, int ntiles);
 
 /* Square ``pos`` now holds the leftmost letter; end here, go further left, or turn. */
-static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s,
+static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s,
                        int msum, int wmul, int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     int left_free = pos == row_start || !g->cells[pos - 1];
     int rs = row_start;
-    if (left_free && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
+    if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
         if ((m & 1u) && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot, ntiles);
             if (g->err)
                 return;
         }
         if (((m >> SEP) & 1u) && anchor + 1 < row_end) {
-            uint32_t nxt;
-            if (!step(g, s, m, SEP, &nxt))
-                return;
+            Node nxt = step(g, s, SEP);
             right(g, anchor + 1, row_end, pos, nxt, msum, wmul, xtot, ntiles);
             if (g->err)
                 return;
@@ -451,23 +447,21 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
     }
     if (pos > row_start && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
         int p = pos - 1;
-        if (g->cells[p] || (!g->is_anchor[p] && ntiles < g->tiles))
+        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && ntiles < g->tiles))
             left(g, p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles);
     }
 }
 
 /* Fill or follow square ``pos`` going left from the anchor. */
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s, int msum,
+static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
                  int wmul, int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     int code = g->cells[pos];
     if (code) {
         int letter = code & LETTER_MASK;
         if ((m >> letter) & 1u) {
-            uint32_t nxt;
-            if (!step(g, s, m, letter, &nxt))
-                return;
+            Node nxt = step(g, s, letter);
             after_left(g, pos, anchor, row_start, row_end, nxt,
                        msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
         }
@@ -481,9 +475,7 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32
         uint32_t low = allowed & (0u - allowed);
         int letter = CTZ(allowed);
         allowed ^= low;
-        uint32_t nxt;
-        if (!step(g, s, m, letter, &nxt))
-            return;
+        Node nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -640,28 +632,42 @@ static void use_view(Gen *g, const View *v, int square)
     g->square = square < 0 ? -1 : v->down ? (square % n) * n + square / n : square;
 }
 
-/* The plays from anchor ``a``. */
-static void run_anchor(Gen *g, int a, uint32_t groot)
+/* The plays from anchor ``a``. When tiles follow it on its right, the walk starts on the last
+ * of them and goes left through them to the anchor: the GADDAG then constrains the new tiles
+ * from the first step (a free walk leftwards from the anchor, turning right into the tiles
+ * only at the end, explores every left part the rack allows for nothing). The plays are the
+ * same, in another order: only when all plays are returned in movegen's order (keep = -1)
+ * does the walk start on the anchor itself, as movegen's does. */
+static void run_anchor(Gen *g, int a, Node groot)
 {
-    int row_start = a - a % g->n;
-    left(g, a, a, row_start, row_start + g->n, groot, 0, 1, 0, 0);
+    int row_start = a - a % g->n, row_end = row_start + g->n, r = a;
+    if (g->keep != -1)
+        while (r + 1 < row_end && g->cells[r + 1])
+            r++;
+    g->cover = a;
+    left(g, r, r, row_start, row_end, groot, 0, 1, 0, 0);
 }
 
 /* ------------------------------------------------------------------ upper bounds */
+
+static void sort_desc(int64_t *x, int k) /* insertion sort: k is a row's worth */
+{
+    for (int i = 1; i < k; i++) {
+        int64_t c = x[i];
+        int j = i;
+        while (j > 0 && x[j - 1] < c) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = c;
+    }
+}
 
 /* The best pairing of the ``k`` largest values (sorted, descending) with ``k`` coefficients
  * (rearrangement inequality: largest with largest). */
 static int64_t pairing(const int *vals, int64_t *coef, int k)
 {
-    for (int i = 1; i < k; i++) { /* insertion sort, descending; k is a rack's worth */
-        int64_t c = coef[i];
-        int j = i;
-        while (j > 0 && coef[j - 1] < c) {
-            coef[j] = coef[j - 1];
-            j--;
-        }
-        coef[j] = c;
-    }
+    sort_desc(coef, k);
     int64_t s = 0;
     for (int i = 0; i < k; i++)
         s += vals[i] * coef[i];
@@ -771,21 +777,113 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
     return top;
 }
 
+/* A cheap, looser bound of every play from anchor ``a`` (-1: none): movegen.view_search's, one
+ * window for the whole anchor (leftwards up to the next anchor, rightwards as far as the rack
+ * reaches): its tiles, plus the best pairing of rack values with its letter premiums, times
+ * every word premium in it, plus the best cross-words, plus the bonus if a whole rack fits. */
+static int64_t window_bound(Gen *g, int a, const int *vals, int nvals)
+{
+    int n = g->n, row_start = a - a % n, row_end = row_start + n;
+    const uint8_t *cells = g->cells;
+    uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
+    int tiles = g->tiles;
+    if (!(g->xmask[a] & usable) || tiles < 1)
+        return -1;
+    if (tiles > nvals)
+        return INT64_MAX / 4;
+    int lo = a, hi = a, empties = 1;
+    while (lo > row_start && (cells[lo - 1] || (!g->is_anchor[lo - 1] && (g->xmask[lo - 1] & usable))))
+        lo--;
+    while (hi + 1 < row_end) {
+        int q = hi + 1;
+        if (!cells[q]) {
+            if (empties >= tiles || !(g->xmask[q] & usable))
+                break;
+            empties++;
+        }
+        hi = q;
+    }
+    int64_t held = 0, wmul = 1, lms[MAX_N], crosses[MAX_N];
+    int nl = 0, nc = 0;
+    for (int q = lo; q <= hi; q++) {
+        int code = cells[q];
+        if (code) {
+            held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+            continue;
+        }
+        lms[nl++] = g->lm[q];
+        wmul *= g->wm[q];
+        if (wmul > (1 << 24))
+            return INT64_MAX / 4;
+        if (g->xsum[q] >= 0)
+            crosses[nc++] = ((int64_t)g->xsum[q] + (int64_t)vals[0] * g->lm[q]) * g->wm[q];
+    }
+    int k = tiles < nl ? tiles : nl;
+    sort_desc(lms, nl);
+    sort_desc(crosses, nc);
+    int64_t best = held * wmul;
+    for (int j = 0; j < k; j++) /* the k best values on the k best letter premiums */
+        best += wmul * vals[j] * lms[j];
+    for (int j = 0; j < nc && j < k; j++) /* and the k best cross-words */
+        best += crosses[j];
+    if (tiles >= g->rack_size && nl >= g->rack_size)
+        best += g->bonus;
+    return best;
+}
+
 typedef struct {
     int64_t bound;
     int view;
     int anchor;
+    int fine; /* the bound is anchor_bounds', not window_bound's */
 } Task;
 
-static int cmp_task(const void *a, const void *b)
+/* The tasks as a max-heap (best bound first; ties in view then anchor order). */
+static int task_before(const Task *x, const Task *y)
 {
-    const Task *x = a, *y = b;
     if (x->bound != y->bound)
-        return x->bound < y->bound ? 1 : -1;
+        return x->bound > y->bound;
     if (x->view != y->view)
-        return x->view - y->view;
-    return x->anchor - y->anchor;
+        return x->view < y->view;
+    return x->anchor < y->anchor;
 }
+
+static void task_push(Task *h, Py_ssize_t *len, Task t)
+{
+    Py_ssize_t i = (*len)++;
+    while (i > 0) {
+        Py_ssize_t p = (i - 1) / 2;
+        if (!task_before(&t, &h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = t;
+}
+
+static Task task_pop(Task *h, Py_ssize_t *len)
+{
+    Task top = h[0], t = h[--*len];
+    Py_ssize_t i = 0, n = *len;
+    for (;;) {
+        Py_ssize_t l = 2 * i + 1, r = l + 1, m = i;
+        const Task *mv = &t;
+        if (l < n && task_before(&h[l], mv)) {
+            m = l;
+            mv = &h[l];
+        }
+        if (r < n && task_before(&h[r], mv))
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (n > 0)
+        h[i] = t;
+    return top;
+}
+
 
 /* ------------------------------------------------------------------ the entry point */
 
@@ -802,15 +900,16 @@ static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t
 static PyObject *generate(PyObject *self, PyObject *args)
 {
     int n, rack_size, bonus, views, prune;
-    unsigned int droot, groot;
+    unsigned int droot;
+    PyObject *packed_obj;
+    const Packed *packed;
     long keep;
     PyObject *scores;
     int min_length = 0, no_blanks = 0, square = -1;
     Py_buffer need = {0};
     Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
-              dmask = {0}, dfirst = {0}, dchild = {0}, gmask = {0}, gfirst = {0}, gchild = {0};
-    Py_buffer *bufs[] = {&cells, &lm,    &wm,     &starts, &values, &rack, &dmask,
-                         &dfirst, &dchild, &gmask, &gfirst, &gchild, &need};
+              dmask = {0}, dfirst = {0}, dchild = {0};
+    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need};
     PyObject *result = NULL, *plays = NULL, *out_scores = NULL, **pairs = NULL;
     Gen *g = NULL;
     View vw[2];
@@ -818,17 +917,23 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Task *tasks = NULL;
     int nviews = 0;
     (void)self;
-    Py_ssize_t nn = 0, nstates, nstarts, nout = 0;
+    Py_ssize_t nn = 0, nstarts, nout = 0;
     const int32_t *rk;
     int gc_was_enabled = 0, empty = 1;
     Dawg d;
     int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*Iy*y*y*IlpO!|ipiy*:generate", &n, &cells,
-                          &lm, &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask,
-                          &dfirst, &dchild, &droot, &gmask, &gfirst, &gchild, &groot, &keep, &prune,
-                          &PyList_Type, &scores, &min_length, &no_blanks, &square, &need))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlpO!|ipiy*:generate", &n, &cells, &lm,
+                          &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
+                          &dchild, &droot, &packed_obj, &keep, &prune, &PyList_Type, &scores,
+                          &min_length, &no_blanks, &square, &need))
         return NULL;
+    packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
+    if (!packed) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "the GADDAG must be the object pack() returns");
+        goto done;
+    }
 
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
@@ -839,13 +944,11 @@ static PyObject *generate(PyObject *self, PyObject *args)
         !need_len("wm", &wm, nn, 1) || !need_len("values", &values, 27, 4) ||
         !need_len("rack", &rack, 27, 4))
         goto done;
-    if (starts.len % 4 || gmask.len % 4 || gfirst.len != gmask.len || gchild.len % 4 ||
-        dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4) {
+    if (starts.len % 4 || dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4) {
         PyErr_SetString(PyExc_ValueError, "start squares and automaton arrays must hold 4-byte items");
         goto done;
     }
-    nstates = gmask.len / 4;
-    if ((Py_ssize_t)groot >= nstates || (Py_ssize_t)droot >= dmask.len / 4) {
+    if ((Py_ssize_t)droot >= dmask.len / 4) {
         PyErr_SetString(PyExc_ValueError, "automaton root out of range");
         goto done;
     }
@@ -881,11 +984,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     memcpy(g->values, values.buf, sizeof g->values);
     g->rack_size = rack_size;
     g->bonus = bonus;
-    g->gmask = gmask.buf;
-    g->gfirst = gfirst.buf;
-    g->gchild = gchild.buf;
-    g->nstates = nstates;
-    g->nedges = gchild.len / 4;
+    g->edges = packed->edges;
     g->keep = keep;
     g->min_length = min_length;
     g->no_blanks = no_blanks;
@@ -995,8 +1094,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
     gc_was_enabled = PyGC_Disable();
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
-        /* the anchors of the views, best bound first; each anchor's walk then tests the
-         * bounds of its extents (recomputed when it runs) against the N-th best score */
+        /* the anchors of the views, best bound first: first by the cheap window bound; an
+         * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
+         * back unless it is still on top; its walk then tests the extents' bounds against
+         * the N-th best score. Stop when the best bound left cannot reach it. */
         tasks = PyMem_Malloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
         if (!tasks) {
             PyErr_NoMemory();
@@ -1005,35 +1106,47 @@ static PyObject *generate(PyObject *self, PyObject *args)
         for (int k = 0; k < nviews && !g->err; k++) {
             use_view(g, &vw[k], square);
             for (int j = 0; j < vw[k].nanchors; j++) {
-                int64_t b = anchor_bounds(g, vw[k].anchors[j], vals, nvals);
-                if (b >= 0) {
-                    tasks[ntasks].bound = b;
-                    tasks[ntasks].view = k;
-                    tasks[ntasks].anchor = vw[k].anchors[j];
-                    ntasks++;
-                }
+                Task t = {window_bound(g, vw[k].anchors[j], vals, nvals), k, vw[k].anchors[j], 0};
+                if (t.bound >= 0)
+                    task_push(tasks, &ntasks, t);
             }
         }
-        if (!g->err)
-            qsort(tasks, (size_t)ntasks, sizeof(Task), cmp_task);
-        int current = -1;
-        for (Py_ssize_t t = 0; t < ntasks && !g->err; t++) {
-            if (tasks[t].bound < floor_of(g))
+        int current = -1, fresh_view = -1, fresh_anchor = -1;
+        while (ntasks > 0 && !g->err) {
+            Task t = task_pop(tasks, &ntasks);
+            if (t.bound < floor_of(g))
                 break; /* no play left can reach the keep-th best score */
-            if (tasks[t].view != current) {
-                current = tasks[t].view;
+            if (t.view != current) {
+                current = t.view;
                 use_view(g, &vw[current], square);
             }
-            anchor_bounds(g, tasks[t].anchor, vals, nvals);
-            g->pruning = 1;
-            run_anchor(g, tasks[t].anchor, groot);
+            /* per extent, the bounds cost about as much as a blank-less anchor's walk: they
+             * are for racks with a blank, whose walks are far longer */
+            int fine = g->rack[0] > 0;
+            if (fine && (fresh_view != t.view || fresh_anchor != t.anchor)) {
+                int64_t b = anchor_bounds(g, t.anchor, vals, nvals);
+                fresh_view = t.view;
+                fresh_anchor = t.anchor;
+                if (!t.fine) {
+                    t.bound = b < t.bound ? b : t.bound;
+                    t.fine = 1;
+                    if (t.bound < 0)
+                        continue;
+                    if (ntasks > 0 && task_before(&tasks[0], &t)) {
+                        task_push(tasks, &ntasks, t);
+                        continue;
+                    }
+                }
+            }
+            g->pruning = fine;
+            run_anchor(g, t.anchor, packed->root);
             g->pruning = 0;
         }
     } else {
         for (int k = 0; k < nviews && !g->err; k++) {
             use_view(g, &vw[k], square);
             for (int j = 0; j < vw[k].nanchors && !g->err; j++)
-                run_anchor(g, vw[k].anchors[j], groot);
+                run_anchor(g, vw[k].anchors[j], packed->root);
         }
     }
     if (!g->err) {
@@ -1101,10 +1214,75 @@ done:
     return result;
 }
 
+static void packed_free(PyObject *capsule)
+{
+    Packed *p = PyCapsule_GetPointer(capsule, PACKED_NAME);
+    if (p) {
+        PyMem_RawFree(p->edges);
+        PyMem_RawFree(p);
+    }
+}
+
+/* pack(mask, first, child, root) -> an opaque copy of a GADDAG for generate(): every edge
+ * holds the mask and first-edge index of the state it leads to (see Node). Every state's
+ * edges and every edge's state are checked to be in range here, once. */
+static PyObject *pack(PyObject *self, PyObject *args)
+{
+    Py_buffer mask = {0}, first = {0}, child = {0};
+    unsigned int root;
+    PyObject *result = NULL;
+    Packed *p = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*I:pack", &mask, &first, &child, &root))
+        return NULL;
+    Py_ssize_t nstates = mask.len / 4, nedges = child.len / 4;
+    const uint32_t *mk = mask.buf, *fi = first.buf, *ch = child.buf;
+    if (mask.len % 4 || first.len != mask.len || child.len % 4 || (Py_ssize_t)root >= nstates ||
+        nedges > (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "GADDAG arrays: 4-byte items, as many masks as firsts, root in range");
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < nstates; s++)
+        if ((Py_ssize_t)fi[s] + POPCOUNT(mk[s] & 0x0FFFFFFEu) > nedges) {
+            PyErr_Format(PyExc_ValueError, "malformed GADDAG: state %zd has edges out of range", s);
+            goto done;
+        }
+    p = PyMem_RawCalloc(1, sizeof(Packed));
+    if (!p || !(p->edges = PyMem_RawMalloc(sizeof(Node) * (size_t)(nedges ? nedges : 1)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < nedges; e++) {
+        if ((Py_ssize_t)ch[e] >= nstates) {
+            PyErr_Format(PyExc_ValueError, "malformed GADDAG: edge %zd leads out of range", e);
+            goto done;
+        }
+        p->edges[e].mask = mk[ch[e]];
+        p->edges[e].first = fi[ch[e]];
+    }
+    p->nedges = nedges;
+    p->root.mask = mk[root];
+    p->root.first = fi[root];
+    result = PyCapsule_New(p, PACKED_NAME, packed_free);
+    if (result)
+        p = NULL;
+done:
+    if (p) {
+        PyMem_RawFree(p->edges);
+        PyMem_RawFree(p);
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&child);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"pack", pack, METH_VARARGS,
+     "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
     {"generate", generate, METH_VARARGS,
      "generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views, dmask, dfirst, "
-     "dchild, droot, gmask, gfirst, gchild, groot, keep, prune, scores[, min_length, no_blanks, "
+     "dchild, droot, gaddag, keep, prune, scores[, min_length, no_blanks, "
      "square, need]) -> (count, plays, scores)\n\n"
      "The plays of a board's views, as engine.movegen.view_search generates them (see "
      "engine/native.py)."},

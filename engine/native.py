@@ -54,6 +54,21 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
     return buf[1:]
 
 
+# The GADDAG packed for the C walk (engine._fastgen.pack: about 8 bytes an edge, ~10 MB for the
+# default list), built on first use, keyed by the automaton's id (kept in the entry).
+_packed: dict[int, tuple[object, object]] = {}
+
+
+def _packed_gaddag(lex: Lexicon) -> object:
+    g = lex.gaddag
+    entry = _packed.get(id(g))
+    if entry is None or entry[0] is not g:
+        if len(_packed) > 8:
+            _packed.clear()
+        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root))
+    return entry[1]
+
+
 def search(
     rules: Ruleset,
     lex: Lexicon,
@@ -82,7 +97,7 @@ def search(
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
     lm, wm, starts, values = _ruleset_buffers(rules, premiums)
-    d, g = lex.dawg, lex.gaddag
+    d = lex.dawg
     return _fastgen.generate(
         rules.size,
         bytes(cells),
@@ -98,10 +113,7 @@ def search(
         d.first,
         d.child,
         d.root,
-        g.mask,
-        g.first,
-        g.child,
-        g.root,
+        _packed_gaddag(lex),
         keep,
         prune,
         [] if scores is None else list(scores),

@@ -169,11 +169,11 @@ def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
 
 
 def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
-    d, g = lex.dawg, lex.gaddag
+    d = lex.dawg
     return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
             array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
             rules.bonus_points, native.BOTH, d.mask, d.first, d.child, d.root,
-            g.mask, g.first, g.child, g.root, -1, False, []]
+            native._packed_gaddag(lex), -1, False, []]
 
 
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
@@ -183,7 +183,7 @@ def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
     before = rack.tolist()
     for keep, prune in ((-1, False), (5, True)):
         args = _args(lex, rules, pos.cells, rack)
-        args[18], args[19] = keep, prune
+        args[15], args[16] = keep, prune
         count, plays, _ = engine._fastgen.generate(*args)
         assert rack.tolist() == before
         assert count >= len(plays) > 0
@@ -195,16 +195,28 @@ def test_bad_arguments_raise(lex: Lexicon) -> None:
     args = _args(lex, rules, [0] * (n * n), array("i", [1] * 27))
     args[4] = array("i", [12])
     engine._fastgen.generate(*args)  # the arguments as given are fine
-    g = lex.gaddag
     for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
-                   (9, 4), (13, len(lex.dawg.mask)), (17, len(g.mask)), (20, [1, 2, 3]),
+                   (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (17, [1, 2, 3]),
                    (2, bytes([10] * n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
-        if i == 20:
-            broken[18] = 2
+        if i == 17:
+            broken[15] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
+
+
+def test_pack_checks_the_gaddag_once(lex: Lexicon) -> None:
+    g = lex.gaddag
+    engine._fastgen.pack(g.mask, g.first, g.child, g.root)
+    bad_first = array("I", g.first)
+    bad_first[g.root] = len(g.child)  # the root's edges would run off the end
+    bad_child = array("I", g.child)
+    bad_child[0] = len(g.mask)  # an edge to no state
+    for args in ((g.mask, bad_first, g.child, g.root), (g.mask, g.first, bad_child, g.root),
+                 (g.mask, g.first, g.child, len(g.mask)), (g.mask, g.first[:-1], g.child, g.root)):
+        with pytest.raises(ValueError):
+            engine._fastgen.pack(*args)
 
 
 def test_pure_python_switch() -> None:
