@@ -118,24 +118,39 @@ def _raw_squares(n: int, raw: RawPlay) -> list[tuple[int, int]]:
     return [((off % n) * n + line, code) for off, code in placed]
 
 
+# Tiles are immutable: one object per (board size, square, code), shared by every Move.
+_tiles: dict[tuple[int, int, int], Tile] = {}
+# A tile code's text without a Qu tile (scoring.tile_text): uppercase, a blank lowercase.
+_TEXT = ["?"] * 128
+for _k, _ch in enumerate(LETTERS, start=1):
+    _TEXT[_k], _TEXT[_k | BLANK] = _ch, _ch.lower()
+
+
+def _tile(n: int, i: int, code: int) -> Tile:
+    key = (n, i, code)
+    t = _tiles.get(key)
+    if t is None:
+        if len(_tiles) > 100_000:
+            _tiles.clear()
+        t = _tiles[key] = Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
+    return t
+
+
 def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
     n = rules.size
     score, down, line, start, length, _ = raw
     squares = _raw_squares(n, raw)
-    after = list(cells)
-    for i, code in squares:
-        after[i] = code
+    new = dict(squares)
     if down:
         row, col = start + 1, line + 1
-        word_squares = [(start + k) * n + line for k in range(length)]
+        word_squares = range(start * n + line, (start + length) * n + line, n)
     else:
         row, col = line + 1, start + 1
-        word_squares = [line * n + start + k for k in range(length)]
-    tiles = tuple(
-        Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
-        for i, code in sorted(squares)
-    )
-    return Move(row, col, "down" if down else "across", word_text(rules, after, word_squares), tiles, score)
+        word_squares = range(line * n + start, line * n + start + length)
+    codes = [new.get(i) or cells[i] for i in word_squares]
+    word = word_text(rules, codes, range(length)) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
+    tiles = tuple(_tile(n, i, code) for i, code in sorted(squares))
+    return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
 def _raw_matches(rules: Ruleset, cells: list[int], raw: RawPlay, flt: MoveFilter) -> bool:
