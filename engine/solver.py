@@ -148,7 +148,7 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
         row, col = line + 1, start + 1
         word_squares = range(line * n + start, line * n + start + length)
     codes = [new.get(i) or cells[i] for i in word_squares]
-    word = word_text(rules, codes, range(length)) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
+    word = word_text(rules, codes, list(range(length))) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
     tiles = tuple(_tile(n, i, code) for i, code in sorted(squares))
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
