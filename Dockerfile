@@ -3,25 +3,36 @@
 #   docker run -p 8000:8000 -e WORDSOLVER_WORKERS=4 wordsolver
 # Own word lists: mount a directory of *.txt files on /app/user-lexicons.
 
-# --- build: install the project and its runtime dependencies into a virtual environment
+# --- build: the dependencies (pinned by constraints.txt), then the project, in a virtual
+# environment; a C compiler for the compiled move generator, which must build here
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
-# A C compiler for the optional compiled move generator (engine/_fastgen.c, see setup.py);
-# only the built environment reaches the runtime image. Versions follow the base image's release.
+# Versions follow the base image's release.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends gcc libc6-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 RUN python -m venv /opt/venv
-COPY pyproject.toml setup.py ./
+# Dependencies first, in their own layer: rebuilt only when pyproject.toml or constraints.txt change.
+COPY pyproject.toml constraints.txt ./
+# hadolint ignore=SC2046
+RUN /opt/venv/bin/pip install --no-cache-dir -c constraints.txt \
+    $(python -c "import tomllib; print(' '.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))")
+COPY setup.py ./
 COPY engine ./engine
 COPY app ./app
-RUN /opt/venv/bin/pip install --no-cache-dir .
+RUN /opt/venv/bin/pip install --no-cache-dir --no-deps . \
+    # the image must have the compiled core: fail the build if it did not compile
+    && /opt/venv/bin/python -c "import engine._fastgen, engine.native as n; assert n.available"
 
-# --- runtime: the environment, the shipped word list compiled once, a non-root user
+# --- runtime: the environment, the shipped word list compiled once, a non-root user; no compiler
 FROM python:3.11-slim
+LABEL org.opencontainers.image.title="wordsolver" \
+      org.opencontainers.image.description="Best plays and exact scores for Crossplay, Scrabble, Words With Friends and Upwords, over HTTP" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.documentation="README.md"
 ENV PATH=/opt/venv/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \

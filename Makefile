@@ -7,10 +7,10 @@ PY ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-$(STAMP): pyproject.toml setup.py engine/_fastgen.c
+$(STAMP): pyproject.toml setup.py constraints.txt engine/_fastgen.c
 	$(PY) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test]'
+	$(VENV)/bin/pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 .PHONY: install run test lint bench

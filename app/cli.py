@@ -1,50 +1,98 @@
 """The ``wordsolver`` command.
 
     wordsolver best --game crossplay --rack QUIXOTE [--board FILE] [--limit N] [--json]
+    wordsolver score [--game G] [--board FILE] [--rack R] 8F QUIXOTE   score, check, rank one play
+    wordsolver compare [--board FILE] 8F QUIXOTE        one play under each 15x15 game
+    wordsolver check WORD [WORD ...] [--lexicon NAME]   whether words are in a lexicon
+    wordsolver verify --game G --board FILE             what looks wrong with a board
     wordsolver serve [--host H] [--port P] [--workers N]
     wordsolver compile [NAME ...]      compile lexicons into the cache (used at image build)
     wordsolver healthcheck [--url U]   exit 0 when /healthz answers (container health check)
 
-``best`` computes exactly what ``POST /v1/games/{game}/moves`` returns; a board file holds one
+Each solving command computes exactly what its endpoint returns; ``--json`` prints that
+answer (and errors as the API's error envelope, on standard output). A board file holds one
 row per line in the API's text convention ('.' empty, 'A'-'Z' tile, 'a'-'z' blank); blank
-lines and lines starting with '#' are skipped.
+lines and lines starting with '#' are skipped; a UTF-8 BOM and CRLF line ends are fine.
+Exit status: 0 done, 1 ``check`` found an unknown word, 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
-from engine import EngineError, get_ruleset
+from engine import EngineError, Lexicon, get_ruleset
 
 from . import service
-from .schemas import MoveFilters, MovesIn, MovesOut
+from .errors import error_body
+from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, VerifyIn
 from .settings import Settings, get_settings
 from .store import make_store
 
 
 def read_rows(path: str) -> list[str]:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+    text = text.lstrip("\ufeff")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
-def table(result: MovesOut) -> str:
-    if not result.moves:
+def lexicon(settings: Settings, name: str | None) -> Lexicon:
+    return make_store(settings).get(name or settings.default_lexicon)
+
+
+def emit(args: argparse.Namespace, answer: dict[str, Any], text: str) -> None:
+    print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else text)
+
+
+def columns(rows: Sequence[Sequence[str]], align: str) -> list[str]:
+    """Rows as aligned text columns; ``align`` has 'l' or 'r' per column; a rule under the head."""
+    widths = [max(len(r[k]) for r in rows) for k in range(len(align))]
+    lines = ["  ".join(r[k].rjust(widths[k]) if a == "r" else r[k].ljust(widths[k]) for k, a in enumerate(align)).rstrip()
+             for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return lines
+
+
+def table(result: dict[str, Any]) -> str:
+    if not result["moves"]:
         return "no legal play"
     rows = [("rank", "play", "score", "tiles", "leave")]
-    rows += [(str(i), m.notation, str(m.score), str(m.tiles_used), m.leave or "-") for i, m in enumerate(result.moves, 1)]
-    widths = [max(len(r[k]) for r in rows) for k in range(5)]
-    align = [str.rjust, str.ljust, str.rjust, str.rjust, str.ljust]
-    lines = ["  ".join(align[k](r[k], widths[k]) for k in range(5)).rstrip() for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    footer = f"{result.game}, lexicon {result.lexicon}"
-    if result.total_moves is not None:
-        footer += f", {result.total_moves} legal plays"
-    return "\n".join(lines + ["", footer])
+    rows += [(str(i), m["notation"], str(m["score"]), str(m["tiles_used"]), m["leave"] or "-")
+             for i, m in enumerate(result["moves"], 1)]
+    footer = f"{result['game']}, lexicon {result['lexicon']}"
+    if result["total_moves"] is not None:
+        footer += f", {result['total_moves']} legal plays"
+    return "\n".join(columns(rows, "rlrrl") + ["", footer] + warning_lines(result["warnings"]))
+
+
+def warning_lines(warnings: list[dict[str, Any]]) -> list[str]:
+    return [f"warning: {w['message']}" for w in warnings]
+
+
+def breakdown_lines(bd: dict[str, Any]) -> list[str]:
+    """The breakdown in the Crossplay scoring page's order, one word a line."""
+    lines = []
+    for w in bd["words"]:
+        parts = [f"{x['letter']} {x['points']}" + (f" ({x['bonus']})" if x["bonus"] else "") for x in w["letters"]]
+        line = f"  {w['word']}: " + " + ".join(parts) + f" = {w['letter_total']}"
+        if w["word_multiplier"] != 1:
+            line += f" x{w['word_multiplier']}"
+        if w.get("qu_bonus"):
+            line += f" + Qu {w['qu_bonus']}"
+        lines.append(line + f" = {w['score']}")
+    bonus = bd["all_tiles_bonus"]
+    if bonus["points"]:
+        lines.append(f"  {bonus['name']}: +{bonus['points']}")
+    lines.append(f"  total: {bd['total']}")
+    return lines
 
 
 def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
@@ -63,11 +111,69 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
         count=args.count,
         filters=filters,
         plural_rule=not args.no_plural_rule,
+        breakdowns=not args.no_breakdowns,
     )
-    rules = get_ruleset(args.game)
-    lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
-    result = service.best_moves(rules, lex, req, settings.default_limit, settings.deadline())
-    print(result.model_dump_json(indent=2) if args.json else table(result))
+    rules = get_ruleset(args.game.lower())
+    result = service.best_moves_payload(rules, lexicon(settings, args.lexicon), req, settings.default_limit,
+                                        settings.deadline())
+    emit(args, result, table(result))
+    return 0
+
+
+def cmd_score(args: argparse.Namespace, settings: Settings) -> int:
+    req = ScoreIn(
+        board=read_rows(args.board) if args.board else None,
+        heights=read_rows(args.heights) if args.heights else None,
+        rack=args.rack,
+        play=" ".join(args.play),
+        lexicon=args.lexicon,
+        premiums=not args.no_premiums,
+        plural_rule=not args.no_plural_rule,
+        better=args.better,
+    )
+    rules = get_ruleset(args.game.lower())
+    r = service.score_play(rules, lexicon(settings, args.lexicon), req, settings.deadline())
+    verdict = "valid" if r["valid"] else "invalid: " + ", ".join(r["invalid_words"]) + " not in " + r["lexicon"]
+    lines = [f"{r['notation']}  {r['score']} points  ({verdict})"] + breakdown_lines(r["breakdown"])
+    if r["best_score"] is not None:
+        place = f"rank {r['rank']} of {r['total_moves']}" if r["rank"] else "not a legal play"
+        lines.append(f"{place}; best score {r['best_score']}"
+                     + (f"; you left {r['points_missed']} points on the table" if r["points_missed"] else ""))
+        for b in r["better_plays"]:
+            lines.append(f"  better: {b['notation']}  {b['score']}")
+    emit(args, r, "\n".join(lines + warning_lines(r["warnings"])))
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace, settings: Settings) -> int:
+    req = CompareIn(board=read_rows(args.board) if args.board else None, play=" ".join(args.play),
+                    lexicon=args.lexicon, premiums=not args.no_premiums)
+    r = service.compare(lexicon(settings, args.lexicon), req)
+    rows = [("game", "score", "valid", "bonus")]
+    for e in r["results"]:
+        if e["error"]:
+            rows.append((e["game"], "-", "-", e["error"]["message"]))
+        else:
+            b = e["breakdown"]["all_tiles_bonus"]
+            rows.append((e["game"], str(e["score"]), "yes" if e["valid"] else "no",
+                         f"{b['name']} {b['points']}" if b["points"] else "-"))
+    emit(args, r, "\n".join([r["notation"], ""] + columns(rows, "lrll")))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
+    req = CheckIn(words=args.words)
+    r = service.check_words(lexicon(settings, args.lexicon), req.words).model_dump(mode="json")
+    text = "\n".join(f"{x['word']}: {'valid' if x['valid'] else 'not in ' + r['lexicon']}" for x in r["results"])
+    emit(args, r, text)
+    return 0 if r["all_valid"] else 1
+
+
+def cmd_verify(args: argparse.Namespace, settings: Settings) -> int:
+    req = VerifyIn(board=read_rows(args.board), heights=read_rows(args.heights) if args.heights else None,
+                   lexicon=args.lexicon)
+    r = service.verify(get_ruleset(args.game.lower()), lexicon(settings, args.lexicon), req)
+    emit(args, r, "no findings" if r["ok"] else "\n".join(warning_lines(r["warnings"])))
     return 0
 
 
@@ -83,6 +189,9 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
         port=args.port if args.port is not None else settings.port,
         workers=args.workers or settings.workers,
         log_level=settings.log_level,
+        keepalive_timeout=settings.keepalive_timeout,
+        header_timeout=settings.header_timeout,
+        drain_timeout=settings.drain_timeout,
     )
     return 0
 
@@ -105,12 +214,12 @@ def cmd_healthcheck(args: argparse.Namespace, settings: Settings) -> int:
         return 1
 
 
-def square(text: str) -> tuple[int, int]:
+def square(text: str) -> list[int]:
     try:
         r, c = (int(v) for v in text.replace(",", " ").split())
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected ROW,COL, got {text!r}") from None
-    return r, c
+    return [r, c]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -131,8 +240,44 @@ def parser() -> argparse.ArgumentParser:
     best.add_argument("--square", type=square, help="only plays covering ROW,COL")
     best.add_argument("--no-blanks", action="store_true", help="only plays without a blank")
     best.add_argument("--no-plural-rule", action="store_true", help="Upwords: allow plays that only add an S")
+    best.add_argument("--no-breakdowns", action="store_true", help="with --json: leave out the breakdowns")
     best.add_argument("--json", action="store_true", help="print the API's JSON instead of a table")
     best.set_defaults(run=cmd_best)
+
+    score = sub.add_parser("score", help="score, check and rank one play ('8F QUIXOTE', 'H6 QUIXOTE')")
+    score.add_argument("play", nargs="+", help="the play in notation, e.g. 8F QUIXOTE (lowercase = blank)")
+    score.add_argument("--game", default="crossplay")
+    score.add_argument("--board", help="board file ('-' reads stdin); default empty board")
+    score.add_argument("--heights", help="Upwords: stack heights file")
+    score.add_argument("--rack", help="the rack: the play must come from it, and it is ranked")
+    score.add_argument("--better", type=int, default=5, help="with --rack: how many better plays to list")
+    score.add_argument("--lexicon")
+    score.add_argument("--no-premiums", action="store_true")
+    score.add_argument("--no-plural-rule", action="store_true")
+    score.add_argument("--json", action="store_true", help="print the API's JSON")
+    score.set_defaults(run=cmd_score)
+
+    compare = sub.add_parser("compare", help="one play under Crossplay, Scrabble and Words With Friends")
+    compare.add_argument("play", nargs="+", help="the play in notation, e.g. 8F QUIXOTE")
+    compare.add_argument("--board", help="board file ('-' reads stdin); default empty board")
+    compare.add_argument("--lexicon")
+    compare.add_argument("--no-premiums", action="store_true")
+    compare.add_argument("--json", action="store_true", help="print the API's JSON")
+    compare.set_defaults(run=cmd_compare)
+
+    check = sub.add_parser("check", help="whether words are in a lexicon (exit 1 if one is not)")
+    check.add_argument("words", nargs="+")
+    check.add_argument("--lexicon")
+    check.add_argument("--json", action="store_true", help="print the API's JSON")
+    check.set_defaults(run=cmd_check)
+
+    verify = sub.add_parser("verify", help="what looks wrong with a board (stray tiles, unknown words)")
+    verify.add_argument("--game", default="crossplay")
+    verify.add_argument("--board", required=True, help="board file ('-' reads stdin)")
+    verify.add_argument("--heights", help="Upwords: stack heights file")
+    verify.add_argument("--lexicon")
+    verify.add_argument("--json", action="store_true", help="print the API's JSON")
+    verify.set_defaults(run=cmd_verify)
 
     serve = sub.add_parser("serve", help="run the HTTP service (settings from WORDSOLVER_* variables)")
     serve.add_argument("--host", help="bind address (WORDSOLVER_HOST, default 127.0.0.1)")
@@ -151,21 +296,43 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def fail(args: argparse.Namespace, body: dict[str, Any]) -> int:
+    """Report bad input: the API's error envelope under --json (on stdout), else a line on stderr."""
+    if getattr(args, "json", False):
+        print(json.dumps({"error": body}, indent=2, ensure_ascii=False))
+    else:
+        print(f"error: {body['message']}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         return int(args.run(args, get_settings()))
     except EngineError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        return 2
+        return fail(args, error_body(exc))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "input"
-        print(f"error: {where}: {first['msg']}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        items = [{"field": ".".join(str(p) for p in e["loc"]) or "input", "message": e["msg"], "type": e["type"]}
+                 for e in exc.errors()]
+        return fail(args, {"code": "invalid_request", "message": f"{items[0]['field']}: {items[0]['message']}",
+                           "details": {"errors": items}})
+    except (OSError, UnicodeDecodeError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        return fail(args, {"code": "bad_request", "message": str(exc), "details": {}})
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        code = run(args)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # the reader went away (``| head``): stop quietly, and keep the interpreter's final
+        # flush from complaining about the closed pipe
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 
-from engine import Lexicon, LexiconStore, Ruleset, get_ruleset
+from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset
 
+from .limits import Gate
 from .settings import Settings
 
 
@@ -29,15 +30,28 @@ SettingsDep = Annotated[Settings, Depends(app_settings)]
 StoreDep = Annotated[LexiconStore, Depends(lexicon_store)]
 
 
-async def game_rules(game: str) -> Ruleset:
-    """The ruleset named in the path; an unknown game is a 404 (UnknownGameError)."""
-    return get_ruleset(game)
+GamePath = Annotated[
+    str,
+    Path(
+        max_length=100,
+        description="The game: crossplay, scrabble, wwf or upwords (case-insensitive).",
+        json_schema_extra={"enum": list(GAMES)},
+    ),
+]
+
+
+async def game_rules(game: GamePath) -> Ruleset:
+    """The ruleset named in the path (any case); an unknown game is a 404 (UnknownGameError)."""
+    return get_ruleset(game.lower() if game.isascii() else game)
 
 
 RulesetDep = Annotated[Ruleset, Depends(game_rules)]
 
 
-def path_lexicon(name: str, store: StoreDep) -> Lexicon:
+LexiconPath = Annotated[str, Path(max_length=100, description="A lexicon name (GET /v1/lexicons).")]
+
+
+def path_lexicon(name: LexiconPath, store: StoreDep) -> Lexicon:
     """The lexicon named in the path, compiled on first use (a plain def: runs in the threadpool)."""
     return store.get(name)
 
@@ -48,3 +62,11 @@ LexiconDep = Annotated[Lexicon, Depends(path_lexicon)]
 def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> Lexicon:
     """The lexicon a request body names, or the configured default."""
     return store.get(name or settings.default_lexicon)
+
+
+async def expensive_gate(request: Request) -> Gate:
+    gate: Gate = request.app.state.gate
+    return gate
+
+
+GateDep = Annotated[Gate, Depends(expensive_gate)]

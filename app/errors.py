@@ -7,13 +7,16 @@ oversized bodies). Unexpected exceptions become a bare JSON 500, never a traceba
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine import (
@@ -22,6 +25,8 @@ from engine import (
     UnknownGameError,
     UnknownLexiconError,
 )
+
+from .responses import JSON
 
 log = logging.getLogger("wordsolver")
 
@@ -32,14 +37,21 @@ class InvalidFilterError(EngineError):
     code = "invalid_filter"
 
 
+class RequestError(EngineError):
+    """A request that is well-formed JSON of the right types but asks for something
+    contradictory (e.g. a play given both as fields and as notation)."""
+
+    code = "invalid_request"
+
+
 def error_body(exc: EngineError) -> dict[str, Any]:
     return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,
-                   headers: dict[str, str] | None = None) -> JSONResponse:
+                   headers: dict[str, str] | None = None) -> JSON:
     body = {"error": {"code": code, "message": message, "details": details or {}}}
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSON(body, status_code=status, headers=headers)
 
 
 def engine_status(exc: EngineError) -> int:
@@ -50,12 +62,12 @@ def engine_status(exc: EngineError) -> int:
     return 422
 
 
-async def engine_error(request: Request, exc: Exception) -> JSONResponse:
+async def engine_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, EngineError)
     status = engine_status(exc)
     if status >= 500:
         log.error("engine error %s: %s", exc.code, exc.message)
-    return JSONResponse({"error": error_body(exc)}, status_code=status)
+    return JSON({"error": error_body(exc)}, status_code=status)
 
 
 def _where(loc: tuple[Any, ...] | list[Any]) -> str:
@@ -74,7 +86,7 @@ def _is_json(request: Request) -> bool:
     return ctype == "application/json" or ctype.endswith("+json")
 
 
-async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+async def validation_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, RequestValidationError)
     errors: list[dict[str, Any]] = [dict(e) for e in exc.errors()]
     first: dict[str, Any] = errors[0] if errors else {"type": "invalid", "loc": (), "msg": "invalid request"}
@@ -101,35 +113,72 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     return error_response(422, "invalid_request", message, {"errors": items})
 
 
-HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large",
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 413: "body_too_large",
               415: "unsupported_media_type"}
 
 
-async def http_error(request: Request, exc: Exception) -> JSONResponse:
+async def http_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, StarletteHTTPException)
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
         # FastAPI's answer when json.loads fails other than by syntax (bad UTF-8, deep nesting)
         return error_response(400, "malformed_json", "the body could not be read as JSON (invalid UTF-8 or too deeply nested)")
     if exc.status_code == 404 and exc.detail == "Not Found":
-        message = f"no such endpoint: {request.method} {request.url.path} (see /docs)"
+        path = request.url.path
+        message = f"no such endpoint: {request.method} {path[:200] + ('…' if len(path) > 200 else '')} (see /docs)"
     elif exc.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path}"
+        message = f"{request.method} is not allowed on {request.url.path[:200]}"
     else:
         message = str(exc.detail)
     return error_response(exc.status_code, code, message, {}, headers=getattr(exc, "headers", None))
 
 
-async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+async def busy_error(request: Request, exc: Exception) -> JSON:
+    from .limits import Busy
+
+    assert isinstance(exc, Busy)
+    return error_response(503, "busy", str(exc), {"slots": exc.slots}, headers={"Retry-After": "1"})
+
+
+async def unexpected_error(request: Request, exc: Exception) -> JSON:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
-    return error_response(500, "internal_error", "the server failed to answer this request; it has been logged")
+    return error_response(500, "internal_error", "the server failed to answer this request; it has been logged",
+                          headers={"Connection": "close"})
 
 
 def install_error_handlers(app: FastAPI) -> None:
+    from .limits import Busy
+
     app.add_exception_handler(EngineError, engine_error)
+    app.add_exception_handler(Busy, busy_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(Exception, unexpected_error)
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def duplicate_key(body: bytes) -> str | None:
+    """The first key that appears twice in one JSON object of ``body`` (JSON itself keeps the
+    last silently), or None; a body that is not JSON is left to the framework's own message."""
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                raise _Duplicate(k[:100])
+            out[k] = v
+        return out
+
+    try:
+        json.loads(body, object_pairs_hook=pairs)
+    except _Duplicate as dup:
+        return str(dup)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 class BodySizeLimit:
@@ -139,15 +188,24 @@ class BodySizeLimit:
     the app never sees a partial body.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, body_timeout: float = 10.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
+        encoding = headers.get(b"content-encoding", b"").strip().lower()
+        if encoding not in (b"", b"identity"):
+            await error_response(
+                415, "unsupported_media_type",
+                f"send the body uncompressed: Content-Encoding {encoding.decode(errors='replace')[:40]!r} is not accepted",
+                {"content_encoding": encoding.decode(errors="replace")[:40]},
+            )(scope, receive, send)
+            return
         declared = headers.get(b"content-length")
         if declared is not None:
             try:
@@ -160,17 +218,36 @@ class BodySizeLimit:
                 return
         messages: list[Message] = []
         size = 0
-        while True:
-            message = await receive()
-            messages.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            if size > self.max_bytes:
-                await self._refuse(scope, receive, send)
-                return
-            if not message.get("more_body", False):
-                break
+        too_big = False
+        with anyio.move_on_after(self.body_timeout) as waited:
+            while True:
+                message = await receive()
+                messages.append(message)
+                if message["type"] != "http.request":
+                    break
+                size += len(message.get("body", b""))
+                if size > self.max_bytes:
+                    too_big = True
+                    break
+                if not message.get("more_body", False):
+                    break
+        if too_big:
+            await self._refuse(scope, receive, send)
+            return
+        if waited.cancelled_caught:
+            await error_response(
+                408, "request_timeout", f"the request body did not arrive within {self.body_timeout:g} s",
+                {"timeout": self.body_timeout}, headers={"Connection": "close"},
+            )(scope, receive, send)
+            return
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        key = duplicate_key(body) if body else None
+        if key is not None:
+            await error_response(
+                422, "invalid_request", f"{key}: the key appears more than once in the body",
+                {"field": key, "errors": [{"field": key, "message": "duplicate key", "type": "duplicate_key"}]},
+            )(scope, receive, send)
+            return
 
         async def replay() -> Message:
             return messages.pop(0) if messages else await receive()
@@ -183,3 +260,38 @@ class BodySizeLimit:
             {"max_bytes": self.max_bytes}, headers={"Connection": "close"},
         )
         await response(scope, receive, send)
+
+
+class JsonCORSMiddleware(CORSMiddleware):
+    """Starlette's CORS handling, with a refused preflight answered in the error envelope
+    (Starlette answers it in plain text) so a front end can show what is wrong."""
+
+    def preflight_response(self, request_headers: Any) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code < 400:
+            return response
+        reason = bytes(response.body).decode(errors="replace")
+        origin = request_headers.get("origin")
+        headers = {k: v for k, v in response.headers.items() if k.lower() not in ("content-length", "content-type")}
+        return error_response(
+            400, "cors_refused",
+            f"CORS preflight refused ({reason}); the service allows origins listed in WORDSOLVER_CORS_ORIGINS",
+            {"origin": origin, "method": request_headers.get("access-control-request-method")},
+            headers=headers,
+        )
+
+
+class StripTrailingSlash:
+    """``/v1/games/`` is answered as ``/v1/games`` (no redirect a client must follow)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            path = scope["path"]
+            if len(path) > 1 and path.endswith("/"):
+                scope = dict(scope, path=path.rstrip("/") or "/")
+                if scope.get("raw_path"):
+                    scope["raw_path"] = scope["raw_path"].rstrip(b"/") or b"/"
+        await self.app(scope, receive, send)

@@ -6,6 +6,7 @@ message for, say, a rack one tile too long); tighter checks belong to the engine
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -26,28 +27,69 @@ PLURAL_DOC = (
     "another new word (older editions lack this rule: send false). Ignored by other games."
 )
 HEIGHTS_DOC = "Stacking games (Upwords) only: one string of digits 0-5 per row; omit when every stack is 0 or 1 high."
-Breakdown = Annotated[
-    dict[str, Any],
-    Field(
-        description=(
-            "The engine's score breakdown: {words: [{word, letters: [{letter, row, col, new, blank, "
-            "bonus, points}], letter_total, word_multiplier, score}], all_tiles_bonus: {name, points}, "
-            "total}. Stacking games add height per letter and flat, qu_bonus per word."
-        )
-    ),
-]
 
 
 class RequestModel(BaseModel):
-    # Unknown fields are refused so a misspelt option ("limt") is not silently ignored.
-    model_config = ConfigDict(extra="forbid")
+    # Unknown fields are refused so a misspelt option ("limt") is not silently ignored, and
+    # values are taken as sent: "5" is not a number, true is not 1, "no" is not false.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Square = Annotated[list[int], Field(min_length=2, max_length=2)]
+
+
+GameName = Literal["crossplay", "scrabble", "wwf", "upwords"]
+
+
+# ----------------------------------------------------------------------------- breakdowns
+
+
+class LetterOut(BaseModel):
+    letter: str = Field(description="The tile's letter, uppercase; lowercase for a blank; 'Qu' for Upwords' Qu tile.")
+    row: int
+    col: int
+    new: bool = Field(description="Placed by this play (premiums apply only to new tiles).")
+    blank: bool
+    bonus: Literal["DL", "TL", "DW", "TW"] | None = Field(description="The premium under a new tile, else null.")
+    points: int = Field(description="The letter's points in this word, after its letter premium.")
+    height: int | None = Field(
+        default=None, description="Upwords only (absent in other games): the stack height under the letter after the play."
+    )
+
+
+class WordOut(BaseModel):
+    word: str
+    letters: list[LetterOut]
+    letter_total: int = Field(description="Sum of the letters' points, before the word multiplier.")
+    word_multiplier: int = Field(description="Product of the word premiums under new tiles (1 in Upwords).")
+    score: int = Field(description="letter_total x word_multiplier (Upwords: + qu_bonus).")
+    flat: bool | None = Field(
+        default=None, description="Upwords only (absent in other games): every letter is one tile high (2 points a tile)."
+    )
+    qu_bonus: int | None = Field(
+        default=None, description="Upwords only (absent in other games): the bonus for a flat word holding the Qu tile."
+    )
+
+
+class BonusOut(BaseModel):
+    name: str = Field(description="The game's name for it: 'sweep' (Crossplay), 'bingo' (Scrabble, WWF), 'all seven tiles' (Upwords).")
+    points: int = Field(description="Points added (0 when the play did not use the whole rack).")
+
+
+class BreakdownOut(BaseModel):
+    """In the order of the Crossplay scoring page: each word (letters with premiums, letter
+    total, word multiplier, word score), then the all-tiles bonus, then the total."""
+
+    words: list[WordOut] = Field(description="The main word first, then each cross-word.")
+    all_tiles_bonus: BonusOut
+    total: int
 
 
 # ----------------------------------------------------------------------------- games
 
 
 class GameSummary(BaseModel):
-    name: str
+    name: GameName
     title: str
     size: int
     rack_size: int
@@ -58,13 +100,8 @@ class GamesOut(BaseModel):
     games: list[GameSummary]
 
 
-class BonusOut(BaseModel):
-    name: str
-    points: int
-
-
 class GameOut(BaseModel):
-    name: str
+    name: GameName
     title: str
     size: int = Field(description="The board is size x size squares.")
     rack_size: int
@@ -85,7 +122,80 @@ class GameOut(BaseModel):
     end_penalty_per_tile: int
 
 
+# ----------------------------------------------------------------------------- errors
+
+
+class ErrorCode(StrEnum):
+    """Every ``error.code`` the service sends (a test keeps this list complete)."""
+
+    malformed_json = "malformed_json"
+    bad_request = "bad_request"
+    unknown_game = "unknown_game"
+    unknown_lexicon = "unknown_lexicon"
+    not_found = "not_found"
+    method_not_allowed = "method_not_allowed"
+    body_too_large = "body_too_large"
+    unsupported_media_type = "unsupported_media_type"
+    invalid_request = "invalid_request"
+    invalid_board = "invalid_board"
+    invalid_rack = "invalid_rack"
+    too_many_tiles = "too_many_tiles"
+    illegal_play = "illegal_play"
+    invalid_filter = "invalid_filter"
+    time_budget_exceeded = "time_budget_exceeded"
+    cors_refused = "cors_refused"
+    not_ready = "not_ready"
+    busy = "busy"
+    request_timeout = "request_timeout"
+    internal_error = "internal_error"
+    invalid_ruleset = "invalid_ruleset"
+
+
+class ErrorFieldError(BaseModel):
+    field: str = Field(description="Where in the request, e.g. 'limit' or 'board[3]'.")
+    message: str
+    type: str
+
+
+class ErrorDetails(BaseModel):
+    """Where the problem is. Only the keys that apply are present."""
+
+    model_config = ConfigDict(extra="allow")
+
+    row: int | None = Field(default=None, description="1-indexed row of the square concerned.")
+    col: int | None = Field(default=None, description="1-indexed column of the square concerned.")
+    letter: str | None = Field(default=None, description="The letter or character concerned.")
+    field: str | None = Field(default=None, description="The request field concerned.")
+    errors: list[ErrorFieldError] | None = Field(default=None, description="invalid_request: every field error.")
+    game: str | None = None
+    lexicon: str | None = None
+    rack: Any | None = None
+    length: int | None = None
+    expected: int | None = None
+    available: int | None = None
+    position: int | None = None
+
+
+class ErrorBody(BaseModel):
+    code: ErrorCode
+    message: str = Field(description="What is wrong and where, for a person.")
+    details: ErrorDetails
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
 # ----------------------------------------------------------------------------- moves
+
+
+class WarningOut(BaseModel):
+    """Something that looks wrong with the board; it is still solved as given."""
+
+    code: Literal["disconnected_tiles", "empty_start", "unknown_word"]
+    message: str
+    squares: list[tuple[int, int]] = Field(description="The squares concerned, 1-indexed [row, col].")
+    word: str | None = Field(default=None, description="unknown_word: the word.")
 
 
 class MoveFilters(RequestModel):
@@ -98,7 +208,7 @@ class MoveFilters(RequestModel):
         pattern=r"^[A-Za-z]*$",
         description="Letters the main word must contain, with multiplicity (case-insensitive).",
     )
-    square: tuple[int, int] | None = Field(default=None, description="[row, col] (1-indexed) a new tile must cover.")
+    square: Square | None = Field(default=None, description="[row, col] (1-indexed) a new tile must cover.")
     no_blanks: bool = Field(default=False, description="Only plays that use no blank.")
 
 
@@ -112,33 +222,35 @@ class MovesIn(RequestModel):
     count: bool = Field(default=False, description="Also count every legal play (total_moves); costs a full enumeration.")
     filters: MoveFilters | None = None
     plural_rule: bool = Field(default=True, description=PLURAL_DOC)
+    breakdowns: bool = Field(default=True, description="Include each play's breakdown; false gives a compact list.")
 
 
 class TileOut(BaseModel):
     row: int
     col: int
-    letter: str
+    letter: str = Field(description="Uppercase; lowercase for a blank.")
     blank: bool
 
 
 class MoveOut(BaseModel):
-    row: int
-    col: int
+    row: int = Field(description="Row of the main word's first square (1-indexed).")
+    col: int = Field(description="Column of the main word's first square (1-indexed).")
     direction: Direction
     word: str = Field(description="The whole main word, uppercase, blanks lowercase.")
-    notation: str = Field(description="'8F QUIXOTE' across (row first), 'H8 WORD' down (column letter first).")
+    notation: str = Field(description="'8F QUIXOTE' across (row first), 'H6 QUIXOTE' down (column letter first).")
     score: int
     tiles_used: int
     tiles: list[TileOut] = Field(description="The new tiles this play puts down.")
     leave: str = Field(description="The rack after the play ('?' for a blank).")
-    breakdown: Breakdown
+    breakdown: BreakdownOut | None = Field(default=None, description="Absent when the request sets breakdowns to false.")
 
 
 class MovesOut(BaseModel):
-    game: str
+    game: GameName
     lexicon: str
     total_moves: int | None = Field(description="Distinct legal plays (after filters) when count was asked, else null.")
     moves: list[MoveOut]
+    warnings: list[WarningOut] = Field(description="What looks wrong with the board (see POST /v1/games/{game}/verify).")
 
 
 # ----------------------------------------------------------------------------- scoring one play
@@ -155,18 +267,42 @@ class PlayIn(RequestModel):
     )
 
 
+PLAY_DOC = (
+    "The play in notation instead of move: '8F QUIXOTE' across (row, then column letter), "
+    "'H6 QUIXOTE' down (column letter, then row); lowercase letters are blanks; tiles already "
+    "on the board as their letter, '.' or in parentheses. Give either move or play."
+)
+PlayText = Annotated[str, StringConstraints(min_length=1, max_length=2 * MAX_SIDE)]
+
+
 class ScoreIn(RequestModel):
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack | None = Field(default=None, description="When given, the play must use tiles from it and its rank is computed.")
-    move: PlayIn
+    move: PlayIn | None = Field(default=None, description="The play as row, col, direction and word. Give either move or play.")
+    play: PlayText | None = Field(default=None, description=PLAY_DOC, examples=["8F QUIXOTE"])
     lexicon: LexiconName | None = None
     premiums: bool = True
     plural_rule: bool = Field(default=True, description=PLURAL_DOC)
+    better: int = Field(
+        default=5, ge=0, le=100,
+        description="With a rack: how many better plays to list in better_plays (the best first).",
+    )
+
+
+class PlaySummary(BaseModel):
+    notation: str
+    row: int
+    col: int
+    direction: Direction
+    word: str
+    score: int
+    tiles_used: int
+    leave: str
 
 
 class ScoreOut(BaseModel):
-    game: str
+    game: GameName
     lexicon: str
     row: int
     col: int
@@ -179,39 +315,57 @@ class ScoreOut(BaseModel):
     valid: bool = Field(description="Every word the play forms is in the lexicon.")
     words: list[str] = Field(description="Every word the play forms, main word first.")
     invalid_words: list[str]
-    breakdown: Breakdown
+    breakdown: BreakdownOut
     rank: int | None = Field(description="The play's place among all legal plays (1 = best); null without a rack or for an invalid play.")
     best_score: int | None = Field(description="The best score on offer with this rack; null without a rack.")
+    points_missed: int | None = Field(
+        description="best_score minus this play's score (0 for a best play); null without a rack."
+    )
     total_moves: int | None = Field(description="Number of legal plays with this rack; null without a rack.")
+    better_plays: list[PlaySummary] = Field(
+        description="With a rack: up to `better` legal plays that rank above this one, best first (empty for a best play)."
+    )
+    warnings: list[WarningOut]
 
 
 class CompareIn(RequestModel):
     board: Board | None = Field(default=None, description=BOARD_DOC)
-    move: PlayIn
+    move: PlayIn | None = Field(default=None, description="The play as row, col, direction and word. Give either move or play.")
+    play: PlayText | None = Field(default=None, description=PLAY_DOC, examples=["8F QUIXOTE"])
     lexicon: LexiconName | None = None
     premiums: bool = True
 
 
-class ErrorBody(BaseModel):
-    code: str
-    message: str
-    details: dict[str, Any]
-
-
 class CompareEntry(BaseModel):
-    game: str
+    game: GameName
     title: str
-    score: int | None = None
-    valid: bool | None = None
-    invalid_words: list[str] | None = None
-    breakdown: Breakdown | None = None
-    error: ErrorBody | None = Field(default=None, description="Why the play or board is impossible in this game, if it is.")
+    score: int | None = Field(description="Null when the board or play is impossible in this game (see error).")
+    valid: bool | None
+    invalid_words: list[str] | None
+    breakdown: BreakdownOut | None
+    error: ErrorBody | None = Field(description="Why the play or board is impossible in this game, if it is.")
 
 
 class CompareOut(BaseModel):
     lexicon: str
     notation: str
     results: list[CompareEntry]
+
+
+# ----------------------------------------------------------------------------- board verification
+
+
+class VerifyIn(RequestModel):
+    board: Board | None = Field(default=None, description=BOARD_DOC)
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
+    lexicon: LexiconName | None = None
+
+
+class VerifyOut(BaseModel):
+    game: GameName
+    lexicon: str
+    ok: bool = Field(description="No finding: every tile connected, the start square covered, every word known.")
+    warnings: list[WarningOut]
 
 
 # ----------------------------------------------------------------------------- end of game
@@ -228,7 +382,7 @@ class AdjustmentOut(BaseModel):
 
 
 class EndOut(BaseModel):
-    game: str
+    game: GameName
     adjustments: list[AdjustmentOut]
 
 
@@ -266,14 +420,10 @@ class CheckOut(BaseModel):
 
 
 class Health(BaseModel):
-    status: str
+    status: Literal["ok"]
 
 
 class Ready(BaseModel):
-    status: str
+    status: Literal["ready"]
     lexicon: str
     word_count: int
-
-
-class ErrorOut(BaseModel):
-    error: ErrorBody

@@ -1,22 +1,46 @@
-"""Starting uvicorn with several worker processes, with TCP_NODELAY on every connection.
+"""Running the service: worker processes, each with its own listening socket, and timeouts.
 
-uvicorn's multi-worker path binds the listening socket itself with ``proto`` 0; accepted
-sockets inherit it, and asyncio only sets TCP_NODELAY on sockets whose ``proto`` is TCP. So
-with ``--workers N`` every keep-alive response after the first waits ~40 ms for the client's
-delayed ACK (Nagle; uvicorn issue #3149, measured here: 44 ms per request with 2 workers,
-under 1 ms with 1). This module binds the socket with ``IPPROTO_TCP`` and otherwise runs
-exactly what ``uvicorn.run`` runs.
+- **Load spread by the kernel.** Each worker binds the port itself with ``SO_REUSEPORT``, so
+  the kernel spreads new connections over the workers, and a worker started to replace one
+  that died gets its share of new connections at once. (uvicorn's own ``--workers`` shares
+  one socket: keep-alive clients piled onto one worker, and a replacement got no traffic.)
+  The supervisor holds the port bound (not listening) for its lifetime, so another program
+  cannot take it in between. Where ``SO_REUSEPORT`` does not exist, one shared socket is used.
+- **TCP_NODELAY.** Sockets are created with ``IPPROTO_TCP``: asyncio sets TCP_NODELAY only on
+  those, and without it every keep-alive answer waited ~40 ms for a delayed ACK (uvicorn
+  issue #3149).
+- **Timeouts.** Idle keep-alive connections close after ``keepalive_timeout``; a connection
+  that has not sent a whole request head within ``header_timeout`` is closed; a body not
+  received within ``body_timeout`` gets 408 (``app.errors.BodySizeLimit``).
+- **Shutdown.** SIGTERM or SIGINT: every worker stops accepting, finishes what is in flight
+  for at most ``drain_timeout`` seconds and exits; the supervisor kills what is left a few
+  seconds later. A worker that dies otherwise is replaced.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import logging
+import multiprocessing
+import os
+import shutil
+import signal
 import socket
+import tempfile
+import time
+from typing import Any
 
 import uvicorn
-from uvicorn.supervisors import Multiprocess
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+log = logging.getLogger("wordsolver.server")
+REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
 
 
 class _TcpConfig(uvicorn.Config):
+    """uvicorn's config, binding its socket with ``IPPROTO_TCP`` (single-process path)."""
+
     def bind_socket(self) -> socket.socket:
         sock = super().bind_socket()
         if sock.family in (socket.AF_INET, socket.AF_INET6) and sock.proto != socket.IPPROTO_TCP:
@@ -25,10 +49,140 @@ class _TcpConfig(uvicorn.Config):
         return sock
 
 
-def run(host: str, port: int, workers: int, log_level: str) -> None:
-    config = _TcpConfig("app.main:app", host=host, port=port, workers=workers, log_level=log_level)
-    server = uvicorn.Server(config)
-    if config.workers > 1:
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
-    else:
-        server.run()
+class HeaderTimeoutH11(H11Protocol):
+    """uvicorn's h11 protocol, closing a connection whose request head does not arrive in time
+    (uvicorn itself waits forever for a client that sends half a request line)."""
+
+    header_timeout = 10.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(self.header_timeout, self._head_late)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self.cycle is None and not self.transport.is_closing():
+            self.transport.close()
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def listen(host: str, port: int, reuse_port: bool, backlog: int = 2048) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(backlog)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _config(options: dict[str, Any]) -> uvicorn.Config:
+    HeaderTimeoutH11.header_timeout = options.pop("header_timeout")
+    # the service writes its own access log (JSON, with request IDs: app.observability)
+    return _TcpConfig("app.main:app", http=HeaderTimeoutH11, access_log=False, **options)
+
+
+def _worker(host: str, port: int, options: dict[str, Any]) -> None:
+    """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it."""
+    sock = listen(host, port, reuse_port=True)
+    uvicorn.Server(_config(options)).run(sockets=[sock])
+
+
+def run(host: str, port: int, workers: int, log_level: str, keepalive_timeout: int = 5,
+        header_timeout: float = 10.0, drain_timeout: int = 10) -> None:
+    options = {"log_level": log_level, "timeout_keep_alive": keepalive_timeout,
+               "timeout_graceful_shutdown": drain_timeout, "header_timeout": header_timeout}
+    if workers <= 1 or not REUSE_PORT:
+        if workers > 1:  # no SO_REUSEPORT here: uvicorn's supervisor on one shared socket
+            _metrics_dir()
+            from uvicorn.supervisors import Multiprocess
+
+            config = _config({**options, "host": host, "port": port, "workers": workers})
+            Multiprocess(config, sockets=[config.bind_socket()]).run()
+            return
+        uvicorn.Server(_config({**options, "host": host, "port": port})).run()
+        return
+    _metrics_dir()
+    Supervisor(host, port, workers, options, drain_timeout).run()
+
+
+def _metrics_dir() -> None:
+    """Metrics summed over the workers: each writes its values to files in one directory."""
+    path = tempfile.mkdtemp(prefix="wordsolver-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
+    atexit.register(shutil.rmtree, path, True)
+
+
+class Supervisor:
+    def __init__(self, host: str, port: int, workers: int, options: dict[str, Any], drain_timeout: int) -> None:
+        self.host, self.port, self.workers, self.options = host, port, workers, options
+        self.drain_timeout = drain_timeout
+        self.context = multiprocessing.get_context("spawn")
+        self.stopping = False
+
+    def spawn(self) -> multiprocessing.process.BaseProcess:
+        proc = self.context.Process(target=_worker, args=(self.host, self.port, dict(self.options)),
+                                    name="wordsolver-worker")
+        proc.start()
+        return proc
+
+    def run(self) -> None:
+        # Hold the port (bound with SO_REUSEPORT, never listening, so it takes no connections)
+        # while the workers run: a busy port fails here with a clear error, and no other
+        # program can bind it between worker restarts.
+        guard = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
+        guard.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        guard.bind((self.host, self.port))
+        procs = [self.spawn() for _ in range(self.workers)]
+        print(f"wordsolver: serving on http://{self.host}:{self.port} with {self.workers} workers "
+              f"(pids {', '.join(str(p.pid) for p in procs)})", flush=True)
+
+        def stop(signum: int, frame: object) -> None:
+            self.stopping = True
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        try:
+            while not self.stopping:
+                time.sleep(0.2)
+                for i, proc in enumerate(procs):
+                    if not proc.is_alive() and not self.stopping:
+                        print(f"wordsolver: worker {proc.pid} exited ({proc.exitcode}); starting a new one", flush=True)
+                        procs[i] = self.spawn()
+        finally:
+            for proc in procs:
+                if proc.is_alive() and proc.pid:
+                    os.kill(proc.pid, signal.SIGTERM)
+            deadline = time.monotonic() + self.drain_timeout + 5
+            for proc in procs:
+                proc.join(max(0.0, deadline - time.monotonic()))
+            for proc in procs:
+                if proc.is_alive():
+                    proc.kill()
+                    proc.join()
+            guard.close()

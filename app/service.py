@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine import (
     GAMES,
     EngineError,
@@ -9,42 +11,47 @@ from engine import (
     LexiconStore,
     Move,
     MoveFilter,
+    Notation,
     Position,
     Ruleset,
+    board_findings,
     breakdown,
     check_play,
     end_game,
     find_moves,
     get_ruleset,
+    parse_notation,
     placements_from_word,
     position,
-    rank_of,
+    rank_play,
 )
 
-from .errors import InvalidFilterError, error_body
+from .errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
     AdjustmentOut,
     BonusOut,
     CheckOut,
-    CompareEntry,
     CompareIn,
-    CompareOut,
     EndIn,
     EndOut,
-    ErrorBody,
+    GameName,
     GameOut,
     GameSummary,
     LexiconOut,
     MoveFilters,
     MovesIn,
     MovesOut,
+    PlayIn,
     ScoreIn,
-    ScoreOut,
-    TileOut,
+    VerifyIn,
     WordCheck,
 )
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def game_name(rules: Ruleset) -> GameName:
+    return cast(GameName, rules.name)
 
 
 # ----------------------------------------------------------------------------- games
@@ -52,7 +59,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def game_summary(rules: Ruleset) -> GameSummary:
     return GameSummary(
-        name=rules.name, title=rules.title, size=rules.size, rack_size=rules.rack_size, stacking=rules.stacking
+        name=game_name(rules), title=rules.title, size=rules.size, rack_size=rules.rack_size, stacking=rules.stacking
     )
 
 
@@ -60,7 +67,7 @@ def game_detail(rules: Ruleset) -> GameOut:
     n = rules.size
     kinds = ("DL", "TL", "DW", "TW")
     return GameOut(
-        name=rules.name,
+        name=game_name(rules),
         title=rules.title,
         size=n,
         rack_size=rules.rack_size,
@@ -111,14 +118,17 @@ def leave(rack: str, move: Move) -> str:
     return "".join(sorted(left, key=lambda ch: (ch == "?", ch)))
 
 
-def tiles_out(move: Move) -> list[TileOut]:
-    return [TileOut(row=t.row, col=t.col, letter=t.letter if not t.blank else t.letter.lower(), blank=t.blank) for t in move.tiles]
+def tiles_payload(move: Move) -> list[dict]:
+    return [
+        {"row": t.row, "col": t.col, "letter": t.letter.lower() if t.blank else t.letter, "blank": t.blank}
+        for t in move.tiles
+    ]
 
 
-def move_payload(pos: Position, move: Move, rack: str, premiums: bool) -> dict:
-    """One play in the API's shape (MoveOut), as plain data: the moves answer is the hot path,
-    so it is serialized straight to JSON rather than through pydantic models."""
-    return {
+def move_payload(pos: Position, move: Move, rack: str, premiums: bool, breakdowns: bool = True) -> dict:
+    """One play in the API's shape (MoveOut), as plain data: answers are serialized straight
+    to JSON rather than through pydantic models (tests check them against the models)."""
+    out = {
         "row": move.row,
         "col": move.col,
         "direction": move.direction,
@@ -126,13 +136,23 @@ def move_payload(pos: Position, move: Move, rack: str, premiums: bool) -> dict:
         "notation": move.notation,
         "score": move.score,
         "tiles_used": move.tiles_used,
-        "tiles": [
-            {"row": t.row, "col": t.col, "letter": t.letter.lower() if t.blank else t.letter, "blank": t.blank}
-            for t in move.tiles
-        ],
+        "tiles": tiles_payload(move),
         "leave": leave(rack, move),
-        "breakdown": breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking),
     }
+    if breakdowns:
+        out["breakdown"] = breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking)
+    return out
+
+
+def warnings_payload(rules: Ruleset, cells: list[int], lex: Lexicon) -> list[dict]:
+    """The board's findings (engine.verify) in the API's shape (WarningOut)."""
+    out = []
+    for f in board_findings(rules, cells, lex):
+        w: dict = {"code": f.code, "message": f.message, "squares": [list(sq) for sq in f.squares]}
+        if f.word is not None:
+            w["word"] = f.word
+        out.append(w)
+    return out
 
 
 def best_moves_payload(
@@ -150,50 +170,79 @@ def best_moves_payload(
         "game": rules.name,
         "lexicon": lex.name,
         "total_moves": result.total if req.count else None,
-        "moves": [move_payload(pos, m, req.rack, req.premiums) for m in result.moves],
+        "moves": [move_payload(pos, m, req.rack, req.premiums, req.breakdowns) for m in result.moves],
+        "warnings": warnings_payload(rules, pos.cells, lex),
     }
 
 
 def best_moves(
     rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int, deadline: float | None = None
 ) -> MovesOut:
-    """The ranked plays as a validated model (the CLI; tests check the two agree)."""
+    """The ranked plays as a validated model (tests check the two agree)."""
     return MovesOut.model_validate(best_moves_payload(rules, lex, req, default_limit, deadline))
 
 
 # ----------------------------------------------------------------------------- one play
 
 
-def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn, deadline: float | None = None) -> ScoreOut:
+def described_play(rules: Ruleset, move: PlayIn | None, play: str | None) -> Notation:
+    """The play a request describes, as ``move`` (fields) or ``play`` (notation): exactly one."""
+    if (move is None) == (play is None):
+        which = "both" if move is not None else "neither"
+        raise RequestError(
+            f"give the play either as 'move' (row, col, direction, word) or as 'play' ('8F QUIXOTE'); got {which}",
+            field="move",
+        )
+    if play is not None:
+        return parse_notation(play, rules.size)
+    assert move is not None
+    return Notation(move.row, move.col, move.direction, move.word)
+
+
+def summary_payload(move: Move, rack: str) -> dict:
+    return {
+        "notation": move.notation, "row": move.row, "col": move.col, "direction": move.direction,
+        "word": move.word, "score": move.score, "tiles_used": move.tiles_used, "leave": leave(rack, move),
+    }
+
+
+def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn, deadline: float | None = None) -> dict:
+    """One described play scored and checked (ScoreOut's shape); with a rack, ranked too."""
     pos = position(rules, req.board, req.rack or "", req.heights, plural_rule=req.plural_rule)
-    m = req.move
+    m = described_play(rules, req.move, req.play)
     placements = placements_from_word(rules, pos.cells, m.row, m.col, m.direction, m.word)
     check = check_play(pos, lex, placements, req.premiums, use_rack=req.rack is not None)
-    rank = best = total = None
+    rank = best = total = missed = None
+    better: list[dict] = []
     if req.rack is not None:
-        rank, best, total = rank_of(pos, lex, check.move, req.premiums, deadline)
-        if not check.valid:
-            rank = None
+        ranking = rank_play(pos, lex, check.move, req.premiums, deadline, req.better)
+        rank = ranking.rank if check.valid else None
+        best, total = ranking.best, ranking.total
+        missed = max(0, best - check.breakdown.total) if best is not None else None
+        better = [summary_payload(b, req.rack) for b in ranking.better]
     move = check.move
-    return ScoreOut(
-        game=rules.name,
-        lexicon=lex.name,
-        row=move.row,
-        col=move.col,
-        direction=move.direction,  # type: ignore[arg-type]
-        word=move.word,
-        notation=move.notation,
-        score=check.breakdown.total,
-        tiles_used=move.tiles_used,
-        tiles=tiles_out(move),
-        valid=check.valid,
-        words=check.words,
-        invalid_words=check.invalid_words,
-        breakdown=check.breakdown.to_dict(stacking=rules.stacking),
-        rank=rank,
-        best_score=best,
-        total_moves=total,
-    )
+    return {
+        "game": rules.name,
+        "lexicon": lex.name,
+        "row": move.row,
+        "col": move.col,
+        "direction": move.direction,
+        "word": move.word,
+        "notation": move.notation,
+        "score": check.breakdown.total,
+        "tiles_used": move.tiles_used,
+        "tiles": tiles_payload(move),
+        "valid": check.valid,
+        "words": check.words,
+        "invalid_words": check.invalid_words,
+        "breakdown": check.breakdown.to_dict(stacking=rules.stacking),
+        "rank": rank,
+        "best_score": best,
+        "points_missed": missed,
+        "total_moves": total,
+        "better_plays": better,
+        "warnings": warnings_payload(rules, pos.cells, lex),
+    }
 
 
 def compare_games() -> list[Ruleset]:
@@ -201,41 +250,47 @@ def compare_games() -> list[Ruleset]:
     return [r for r in map(get_ruleset, GAMES) if not r.stacking and r.size == 15]
 
 
-def compare(lex: Lexicon, req: CompareIn) -> CompareOut:
-    """Score one play under every flat game. A board or play impossible in some games but not
-    others (tile counts differ) reports the error per game; impossible in all is an error."""
-    results: list[CompareEntry] = []
+def compare(lex: Lexicon, req: CompareIn) -> dict:
+    """Score one play under every flat game (CompareOut's shape). A board or play impossible
+    in some games but not others (tile counts differ) reports the error per game; impossible
+    in all is an error."""
+    results: list[dict] = []
     errors: list[EngineError] = []
     notation = ""
     for rules in compare_games():
-        m = req.move
+        entry: dict = {"game": rules.name, "title": rules.title, "score": None, "valid": None,
+                       "invalid_words": None, "breakdown": None, "error": None}
         try:
+            m = described_play(rules, req.move, req.play)
             pos = position(rules, req.board, "")
             placements = placements_from_word(rules, pos.cells, m.row, m.col, m.direction, m.word)
             check = check_play(pos, lex, placements, req.premiums, use_rack=False)
+        except RequestError:
+            raise
         except EngineError as exc:
             errors.append(exc)
-            results.append(CompareEntry(game=rules.name, title=rules.title, error=ErrorBody(**error_body(exc))))
+            entry["error"] = error_body(exc)
+            results.append(entry)
             continue
         notation = check.move.notation
-        results.append(
-            CompareEntry(
-                game=rules.name,
-                title=rules.title,
-                score=check.breakdown.total,
-                valid=check.valid,
-                invalid_words=check.invalid_words,
-                breakdown=check.breakdown.to_dict(),
-            )
-        )
+        entry.update(score=check.breakdown.total, valid=check.valid, invalid_words=check.invalid_words,
+                     breakdown=check.breakdown.to_dict())
+        results.append(entry)
     if len(errors) == len(results):
         raise errors[0]
-    return CompareOut(lexicon=lex.name, notation=notation, results=results)
+    return {"lexicon": lex.name, "notation": notation, "results": results}
+
+
+def verify(rules: Ruleset, lex: Lexicon, req: VerifyIn) -> dict:
+    """Board findings without solving (VerifyOut's shape)."""
+    pos = position(rules, req.board, "", req.heights)
+    warnings = warnings_payload(rules, pos.cells, lex)
+    return {"game": rules.name, "lexicon": lex.name, "ok": not warnings, "warnings": warnings}
 
 
 def end_of_game(rules: Ruleset, req: EndIn) -> EndOut:
     return EndOut(
-        game=rules.name,
+        game=game_name(rules),
         adjustments=[
             AdjustmentOut(rack=a.rack, rack_value=a.rack_value, adjustment=a.adjustment)
             for a in end_game(rules, req.racks)

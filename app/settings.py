@@ -23,6 +23,7 @@ class Settings(BaseSettings):
     port: int = Field(default=8000, ge=0, le=65535)
     workers: int = Field(default_factory=_default_workers, ge=1)
     log_level: str = "info"
+    access_log: bool = True  # one JSON line per request on stderr (app.observability)
 
     lexicon_dir: Path | None = None  # users' own word lists: every *.txt becomes a lexicon
     cache_dir: Path | None = None  # compiled lexicons; None: $XDG_CACHE_HOME or ~/.cache/wordsolver
@@ -33,6 +34,12 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     default_limit: int = Field(default=20, ge=1, le=1000)
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
+    max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
+
+    keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
+    header_timeout: float = Field(default=10.0, gt=0)  # a request head must arrive within this
+    body_timeout: float = Field(default=10.0, gt=0)  # a request body must arrive within this (408)
+    drain_timeout: int = Field(default=10, ge=0)  # on SIGTERM, in-flight requests get this long
 
     def deadline(self) -> float | None:
         """The ``time.monotonic()`` value a search started now must finish by, if any."""

@@ -23,6 +23,7 @@ from .errors import (
 )
 from .lexicon import Lexicon, from_words, load_word_file
 from .lexicons import LexiconStore, default_lexicon
+from .notation import Notation, parse_notation
 from .rules import GAMES, Ruleset, get_ruleset
 from .scoring import Breakdown, score_play
 from .solver import (
@@ -30,6 +31,7 @@ from .solver import (
     MoveFilter,
     PlayCheck,
     Position,
+    Ranking,
     Result,
     Tile,
     breakdown,
@@ -38,7 +40,9 @@ from .solver import (
     placements_from_word,
     position,
     rank_of,
+    rank_play,
 )
+from .verify import Finding, board_findings
 
 __all__ = [
     "GAMES",
@@ -46,12 +50,14 @@ __all__ = [
     "end_game",
     "Breakdown",
     "EngineError",
+    "Finding",
     "IllegalPlayError",
     "InvalidBoardError",
     "InvalidRackError",
     "Lexicon",
     "LexiconStore",
     "Move",
+    "Notation",
     "MoveFilter",
     "PlayCheck",
     "Position",
@@ -63,6 +69,7 @@ __all__ = [
     "TimeBudgetExceeded",
     "UnknownGameError",
     "UnknownLexiconError",
+    "board_findings",
     "breakdown",
     "check_play",
     "default_lexicon",
@@ -70,8 +77,11 @@ __all__ = [
     "from_words",
     "get_ruleset",
     "load_word_file",
+    "parse_notation",
     "placements_from_word",
     "position",
+    "Ranking",
     "rank_of",
+    "rank_play",
     "score_play",
 ]

@@ -501,23 +501,44 @@ def check_play(
     return PlayCheck(move, bd, words, invalid)
 
 
-def rank_of(
-    pos: Position, lex: Lexicon, move: Move, premiums: bool = True, deadline: float | None = None
-) -> tuple[int | None, int | None, int]:
-    """(1-based rank of ``move`` among all legal plays or None, best score, number of plays)."""
+@dataclass(frozen=True)
+class Ranking:
+    rank: int | None  # 1-based place among all legal plays; None when the play is not one
+    best: int | None  # best score on offer; None when there is no legal play
+    total: int  # number of legal plays
+    better: list[Move]  # plays ranked above it, best first (at most the number asked for)
+
+
+def rank_play(
+    pos: Position, lex: Lexicon, move: Move, premiums: bool = True, deadline: float | None = None,
+    better: int = 0,
+) -> Ranking:
+    """Where ``move`` ranks among all legal plays, and up to ``better`` plays ranked above it
+    (all of them, best first, when it is not a legal play)."""
     raws = all_raw_plays(pos, lex, premiums, deadline)
     if not raws:
-        return None, None, 0
+        return Ranking(None, None, 0, [])
     best = max(r[0] for r in raws)
     n = pos.rules.size
     target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
+    rank = None
     for r in raws:
         mine = sorted(
             (i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in _raw_squares(n, r)
         )
         if mine == target:
-            better = sum(1 for x in raws if x[0] > r[0])
+            above = sum(1 for x in raws if x[0] > r[0])
             ties = [materialise(pos.rules, pos.cells, x) for x in raws if x[0] == r[0]]
             me = materialise(pos.rules, pos.cells, r)
-            return better + sum(1 for t in ties if t.sort_key() < me.sort_key()) + 1, best, len(raws)
-    return None, best, len(raws)
+            rank = above + sum(1 for t in ties if t.sort_key() < me.sort_key()) + 1
+            break
+    k = better if rank is None else min(better, rank - 1)
+    return Ranking(rank, best, len(raws), top_moves(pos, raws, k))
+
+
+def rank_of(
+    pos: Position, lex: Lexicon, move: Move, premiums: bool = True, deadline: float | None = None
+) -> tuple[int | None, int | None, int]:
+    """(1-based rank of ``move`` among all legal plays or None, best score, number of plays)."""
+    r = rank_play(pos, lex, move, premiums, deadline)
+    return r.rank, r.best, r.total

@@ -103,3 +103,60 @@ def test_healthcheck_fails_when_nothing_listens() -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     assert cli.main(["healthcheck", "--url", f"http://127.0.0.1:{port}/healthz", "--timeout", "1"]) == 1
+
+
+def test_score_prints_the_breakdown_rank_and_what_was_missed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["score", "--rack", "QUIXOTE", "8C", "QUIXOTE"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "8C QUIXOTE  104 points  (valid)"
+    assert "rank 3 of 210; best score 110; you left 6 points on the table" in out
+    assert "  better: 8F QUIXOTE  110" in out and "  sweep: +40" in out and "  total: 104" in out
+
+
+def test_score_json_is_the_api_response(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["score", "--board", str(board_file), "--rack", "AEINRS?", "1H KAISERiN", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
+    with TestClient(create_app(Settings())) as c:
+        assert printed == c.post("/v1/games/crossplay/score",
+                                 json={"board": rows, "rack": "AEINRS?", "play": "1H KAISERiN"}).json()
+
+
+def test_compare_check_and_verify(board_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["compare", "8F", "QUIXOTE"]) == 0
+    out = capsys.readouterr().out
+    assert "crossplay    110  yes    sweep 40" in out and "wwf           83  yes    bingo 35" in out
+    assert cli.main(["check", "quixote", "qxz"]) == 1
+    assert capsys.readouterr().out.splitlines() == ["quixote: valid", "qxz: not in word-list"]
+    assert cli.main(["check", "qi", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["all_valid"] is True
+    assert cli.main(["verify", "--board", str(board_file)]) == 0
+    assert capsys.readouterr().out.strip() == "no findings"
+
+
+def test_errors_are_the_api_envelope_under_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["best", "--rack", "QUIXOTES", "--json"]) == 2
+    err = json.loads(capsys.readouterr().out)["error"]
+    assert err["code"] == "invalid_rack" and err["details"]["length"] == 8
+    assert cli.main(["score", "8Z", "QI", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["details"]["field"] == "play"
+    assert cli.main(["best", "--rack", "QI", "--limit", "0", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_request"
+
+
+def test_board_file_with_bom_and_crlf_reads_fine(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "board.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + MIDGAME.replace("\n", "\r\n").encode())
+    assert cli.main(["best", "--board", str(path), "--rack", "AEINRS?", "--limit", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split()[0] == "1"
+    assert cli.read_rows(str(path))[0] == ".......K......."
+
+
+def test_a_closed_pipe_ends_quietly() -> None:
+    import subprocess
+    import sys
+
+    cmd = f"{sys.executable} -m app.cli best --rack AEINRST --limit 1000 | head -n 2"
+    done = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[0].startswith("rank")
+    assert done.stderr == ""

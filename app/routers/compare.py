@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body
 
 from .. import service
 from ..deps import SettingsDep, StoreDep, body_lexicon
-from ..schemas import CompareIn, CompareOut, ErrorOut
+from ..openapi import BODY, COMPARE_EXAMPLES, errors
+from ..responses import JSON, json_response
+from ..schemas import CompareIn, CompareOut
 
 router = APIRouter(prefix="/v1", tags=["games"])
 
@@ -15,7 +19,9 @@ router = APIRouter(prefix="/v1", tags=["games"])
     "/compare",
     response_model=CompareOut,
     summary="Score one play under Crossplay, Scrabble and Words With Friends",
-    responses={404: {"model": ErrorOut}, 422: {"model": ErrorOut}},
+    operation_id="comparePlay",
+    responses=errors(*BODY, 404, 503),
 )
-def compare(req: CompareIn, store: StoreDep, settings: SettingsDep) -> CompareOut:
-    return service.compare(body_lexicon(store, settings, req.lexicon), req)
+def compare(req: Annotated[CompareIn, Body(openapi_examples=COMPARE_EXAMPLES)], store: StoreDep,
+            settings: SettingsDep) -> JSON:
+    return json_response(service.compare(body_lexicon(store, settings, req.lexicon), req))

@@ -1,56 +1,114 @@
-"""Rulesets, best moves, scoring one play, and end-of-game adjustments, per game.
+"""Rulesets, best moves, scoring one play, board verification and end-of-game adjustments,
+per game.
 
 Solving endpoints are plain ``def``: FastAPI runs them in its threadpool, so CPU-bound work
-never blocks the event loop; worker processes spread requests over the cores.
+never blocks the event loop; worker processes spread requests over the cores. Their answers
+are plain data serialized straight to JSON (the response models document the shape, and the
+tests check every answer against them).
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Annotated
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Body
 
 from engine import GAMES, get_ruleset
 
 from .. import service
-from ..deps import RulesetDep, SettingsDep, StoreDep, body_lexicon
-from ..schemas import EndIn, EndOut, ErrorOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..limits import is_expensive
+from ..observability import solving
+from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
+from ..responses import JSON, json_response
+from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut, "description": "Unknown game or lexicon"},
-    422: {"model": ErrorOut, "description": "Invalid board, rack, play or request"},
-}
-
-router = APIRouter(prefix="/v1/games", tags=["games"], responses=ERRORS)
+router = APIRouter(prefix="/v1/games", tags=["games"])
 
 
-@router.get("", response_model=GamesOut, summary="The games served")
+@router.get("", response_model=GamesOut, summary="The games served", operation_id="listGames")
 def list_games() -> GamesOut:
     return GamesOut(games=[service.game_summary(get_ruleset(g)) for g in GAMES])
 
 
-@router.get("/{game}", response_model=GameOut, summary="One game's ruleset")
+@router.get(
+    "/{game}", response_model=GameOut, summary="One game's ruleset", operation_id="getGame", responses=errors(404)
+)
 def get_game(rules: RulesetDep) -> GameOut:
     return service.game_detail(rules)
 
 
-@router.post("/{game}/moves", response_model=MovesOut, summary="The best plays for a board and rack")
-def best_moves(rules: RulesetDep, req: MovesIn, store: StoreDep, settings: SettingsDep) -> Response:
+@router.post(
+    "/{game}/moves",
+    response_model=MovesOut,
+    summary="The best plays for a board and rack",
+    operation_id="findMoves",
+    responses=errors(*BODY, 404, 503),
+)
+def best_moves(
+    rules: RulesetDep,
+    req: Annotated[MovesIn, Body(openapi_examples=MOVES_EXAMPLES)],
+    store: StoreDep,
+    settings: SettingsDep,
+    gate: GateDep,
+) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    out = service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline())
-    # The hot path: plain data straight to JSON, not pydantic models re-validated by FastAPI
-    # (about 0.6 ms less per 20-play answer); MovesOut above still documents the shape, and
-    # a test checks every answer against it.
-    return Response(json.dumps(out, separators=(",", ":")), media_type="application/json")
+    with gate.admit(is_expensive(req)), solving(rules.name, "moves"):
+        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
 
-@router.post("/{game}/score", response_model=ScoreOut, summary="Score (and rank) one described play")
-def score_play(rules: RulesetDep, req: ScoreIn, store: StoreDep, settings: SettingsDep) -> ScoreOut:
+@router.post(
+    "/{game}/score",
+    response_model=ScoreOut,
+    summary="Score, check and rank one play you describe",
+    description=(
+        "Give the play as `move` (row, col, direction, word) or as `play` in notation "
+        "(`8F QUIXOTE`). With a `rack`, the answer ranks it among all legal plays and lists "
+        "the better plays (what you missed)."
+    ),
+    operation_id="scorePlay",
+    responses=errors(*BODY, 404, 503),
+)
+def score_play(
+    rules: RulesetDep,
+    req: Annotated[ScoreIn, Body(openapi_examples=SCORE_EXAMPLES)],
+    store: StoreDep,
+    settings: SettingsDep,
+    gate: GateDep,
+) -> JSON:
     lex = body_lexicon(store, settings, req.lexicon)
-    return service.score_play(rules, lex, req, settings.deadline())
+    with gate.admit(is_expensive(req)), solving(rules.name, "score"):
+        return json_response(service.score_play(rules, lex, req, settings.deadline()))
 
 
-@router.post("/{game}/end", response_model=EndOut, summary="End-of-game rack adjustments")
-def end_of_game(rules: RulesetDep, req: EndIn) -> EndOut:
+@router.post(
+    "/{game}/verify",
+    response_model=VerifyOut,
+    summary="What looks wrong with a board",
+    description=(
+        "Reports tiles not connected to the rest, an empty start square on a non-empty board, "
+        "and words on the board that the lexicon does not know, each with its squares. Solving "
+        "answers carry the same findings as `warnings` (they never refuse the board for them)."
+    ),
+    operation_id="verifyBoard",
+    responses=errors(*BODY, 404, 503),
+)
+def verify_board(
+    rules: RulesetDep,
+    req: Annotated[VerifyIn, Body(openapi_examples=VERIFY_EXAMPLES)],
+    store: StoreDep,
+    settings: SettingsDep,
+) -> JSON:
+    lex = body_lexicon(store, settings, req.lexicon)
+    return json_response(service.verify(rules, lex, req))
+
+
+@router.post(
+    "/{game}/end",
+    response_model=EndOut,
+    summary="End-of-game rack adjustments",
+    operation_id="endOfGame",
+    responses=errors(*BODY, 404),
+)
+def end_of_game(rules: RulesetDep, req: Annotated[EndIn, Body(openapi_examples=END_EXAMPLES)]) -> EndOut:
     return service.end_of_game(rules, req)

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Response
 
 from ..deps import SettingsDep, StoreDep
 from ..errors import error_response
-from ..schemas import ErrorOut, Health, Ready
+from ..observability import metrics_text
+from ..openapi import errors
+from ..responses import JSON
+from ..schemas import Health, Ready
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", response_model=Health, summary="The process is alive")
+@router.get("/healthz", response_model=Health, summary="The process is alive", operation_id="getHealth")
 async def healthz() -> Health:
     return Health(status="ok")
 
 
 @router.get("/readyz", response_model=Ready, summary="The default lexicon is loaded",
-            responses={503: {"model": ErrorOut}})
-async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSONResponse:
+            operation_id="getReadiness", responses=errors(503))
+async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSON:
     name = settings.default_lexicon
     if not store.loaded(name):
         return error_response(503, "not_ready", f"the default lexicon {name!r} is still loading")
     return Ready(status="ready", lexicon=name, word_count=store.get(name).word_count)
+
+
+@router.get("/metrics", summary="Prometheus metrics (text format)", operation_id="getMetrics",
+            response_class=Response, responses={200: {"content": {"text/plain": {}}}})
+async def metrics() -> Response:
+    body, content_type = metrics_text()
+    return Response(body, media_type=content_type)

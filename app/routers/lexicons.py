@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Body
 
 from .. import service
 from ..deps import LexiconDep, SettingsDep, StoreDep
-from ..schemas import CheckIn, CheckOut, ErrorOut, LexiconOut, LexiconsOut
+from ..openapi import BODY, CHECK_EXAMPLES, errors
+from ..schemas import CheckIn, CheckOut, LexiconOut, LexiconsOut
 
 router = APIRouter(prefix="/v1/lexicons", tags=["lexicons"])
 
 
-@router.get("", response_model=LexiconsOut, summary="Lexicon names, word counts and provenance")
+@router.get("", response_model=LexiconsOut, summary="Lexicon names, word counts and provenance",
+            operation_id="listLexicons")
 def list_lexicons(store: StoreDep, settings: SettingsDep) -> LexiconsOut:
     default = settings.default_lexicon
     return LexiconsOut(default=default, lexicons=[service.lexicon_info(store, n, default) for n in store.names()])
 
 
-@router.get("/{name}", response_model=LexiconOut, summary="One lexicon", responses={404: {"model": ErrorOut}})
+@router.get("/{name}", response_model=LexiconOut, summary="One lexicon", operation_id="getLexicon",
+            responses=errors(404, 503))
 def get_lexicon(lex: LexiconDep, store: StoreDep, settings: SettingsDep) -> LexiconOut:
     return service.lexicon_info(store, lex.name, settings.default_lexicon)
 
@@ -26,7 +31,8 @@ def get_lexicon(lex: LexiconDep, store: StoreDep, settings: SettingsDep) -> Lexi
     "/{name}/check",
     response_model=CheckOut,
     summary="Whether each word is in the lexicon",
-    responses={404: {"model": ErrorOut}, 422: {"model": ErrorOut}},
+    operation_id="checkWords",
+    responses=errors(*BODY, 404, 503),
 )
-def check_words(lex: LexiconDep, req: CheckIn) -> CheckOut:
+def check_words(lex: LexiconDep, req: Annotated[CheckIn, Body(openapi_examples=CHECK_EXAMPLES)]) -> CheckOut:
     return service.check_words(lex, req.words)

@@ -1,0 +1,122 @@
+"""Metrics, request IDs and the access log.
+
+- Prometheus metrics (``prometheus_client``) at ``GET /metrics``: requests by route, game and
+  status; request latency by route; requests in flight; solving time by game and endpoint;
+  lexicon compiles. With several worker processes, ``wordsolver serve`` points
+  ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory so any worker's ``/metrics`` reports
+  the sum over all of them.
+- Every answer carries ``X-Request-ID``: the client's own (when it is 1-128 characters of
+  letters, digits, ``.``, ``_``, ``-``) or a new one.
+- The access log is one JSON object per request on standard error (logger
+  ``wordsolver.access``), with the request ID; ``WORDSOLVER_ACCESS_LOG=false`` turns it off.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import multiprocess as prometheus_multiprocess
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from engine import GAMES
+
+REQUESTS = Counter("wordsolver_requests", "HTTP requests answered", ["route", "game", "status"])
+LATENCY = Histogram(
+    "wordsolver_request_duration_seconds", "Time from request received to response sent", ["route"],
+    buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+IN_FLIGHT = Gauge("wordsolver_requests_in_flight", "Requests being answered", multiprocess_mode="livesum")
+SOLVING = Histogram(
+    "wordsolver_solve_duration_seconds", "Time spent finding, scoring and ranking plays", ["game", "endpoint"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+COMPILES = Counter("wordsolver_lexicon_compiles", "Lexicon word lists compiled by this service", ["result"])
+
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+access_log = logging.getLogger("wordsolver.access")
+
+
+def metrics_text() -> tuple[bytes, str]:
+    """The metrics in Prometheus' text format, summed over worker processes when there are several."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        prometheus_multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(), CONTENT_TYPE_LATEST
+
+
+@contextmanager
+def solving(game: str, endpoint: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        SOLVING.labels(game, endpoint).observe(time.perf_counter() - start)
+
+
+class JsonLines(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        fields = getattr(record, "fields", None)
+        line = {"ts": round(record.created, 3), "level": record.levelname.lower(), "logger": record.name}
+        line.update(fields if isinstance(fields, dict) else {"message": record.getMessage()})
+        return json.dumps(line, separators=(",", ":"))
+
+
+def configure_access_log(enabled: bool) -> None:
+    access_log.propagate = False
+    access_log.setLevel(logging.INFO if enabled else logging.CRITICAL + 1)
+    if enabled and not access_log.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(JsonLines())
+        access_log.addHandler(handler)
+
+
+class Observe:
+    """Request ID, metrics and the access log around every HTTP request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
+        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        start = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        IN_FLIGHT.inc()
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            IN_FLIGHT.dec()
+            elapsed = time.perf_counter() - start
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            game = str((scope.get("path_params") or {}).get("game", "")).lower()
+            game = game if game in GAMES else ("" if not game else "unknown")
+            REQUESTS.labels(route, game, str(status)).inc()
+            LATENCY.labels(route).observe(elapsed)
+            if access_log.isEnabledFor(logging.INFO):
+                client = scope.get("client")
+                access_log.info("request", extra={"fields": {
+                    "event": "request", "request_id": request_id, "method": scope["method"],
+                    "path": scope["path"][:200], "route": route, "game": game or None, "status": status,
+                    "duration_ms": round(elapsed * 1000, 2), "client": client[0] if client else None,
+                }})

@@ -1,0 +1,102 @@
+"""Board findings: what looks wrong with a board a player typed in, without refusing it.
+
+- ``disconnected_tiles``: tiles not joined (through neighbours across or down) to the group
+  that covers the start square; when the start square is empty, every group but the largest.
+- ``empty_start``: tiles on the board but none on the start square (the first play must
+  cover it, so the board cannot come from a real game).
+- ``unknown_word``: a run of two or more tiles, across or down, that the lexicon does not
+  hold.
+
+Solving answers carry these as ``warnings``; a board with findings is still solved as given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .lexicon import Lexicon
+from .rules import Ruleset
+from .scoring import word_text
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str  # "disconnected_tiles", "empty_start" or "unknown_word"
+    message: str
+    squares: tuple[tuple[int, int], ...]  # 1-indexed (row, col)
+    word: str | None = None
+
+
+def _groups(n: int, cells: list[int]) -> list[list[int]]:
+    """Groups of tiles joined across or down, each sorted, in order of their first square."""
+    seen = [False] * (n * n)
+    groups = []
+    for i, code in enumerate(cells):
+        if not code or seen[i]:
+            continue
+        seen[i] = True
+        stack, group = [i], []
+        while stack:
+            j = stack.pop()
+            group.append(j)
+            r, c = divmod(j, n)
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                k = rr * n + cc
+                if 0 <= rr < n and 0 <= cc < n and cells[k] and not seen[k]:
+                    seen[k] = True
+                    stack.append(k)
+        groups.append(sorted(group))
+    return groups
+
+
+def _runs(n: int, cells: list[int]) -> list[list[int]]:
+    """Every run of two or more tiles, across then down."""
+    runs = []
+    rows = [[r * n + c for c in range(n)] for r in range(n)]
+    cols = [[r * n + c for r in range(n)] for c in range(n)]
+    for lines in (rows, cols):
+        for line in lines:
+            run: list[int] = []
+            for i in line + [-1]:
+                if i >= 0 and cells[i]:
+                    run.append(i)
+                    continue
+                if len(run) >= 2:
+                    runs.append(run)
+                run = []
+    return runs
+
+
+def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> list[Finding]:
+    """Findings for a parsed board, in a fixed order (connection, start, then words)."""
+    n = rules.size
+
+    def rc(i: int) -> tuple[int, int]:
+        return (i // n + 1, i % n + 1)
+
+    out: list[Finding] = []
+    groups = _groups(n, cells)
+    if groups:
+        starts = set(rules.start)
+        keep = [g for g in groups if starts & set(g)]
+        if not keep:
+            names = " or ".join(f"{r},{c}" for r, c in map(rc, rules.start))
+            out.append(Finding("empty_start", f"no tile on the start square {names}; a game's first play covers it",
+                               tuple(map(rc, rules.start))))
+            keep = [max(groups, key=len)]
+        stray = [i for g in groups if not any(g is k for k in keep) for i in g]
+        if stray:
+            squares = tuple(map(rc, sorted(stray)))
+            out.append(Finding(
+                "disconnected_tiles",
+                f"{len(stray)} tile(s) not connected to the rest of the board, from {squares[0][0]},{squares[0][1]}",
+                squares,
+            ))
+    if lex is not None:
+        for run in _runs(n, cells):
+            word = word_text(rules, cells, run).upper()
+            if word not in lex:
+                first = rc(run[0])
+                out.append(Finding("unknown_word", f"{word} at {first[0]},{first[1]} is not in lexicon {lex.name}",
+                                   tuple(map(rc, run)), word))
+    return out

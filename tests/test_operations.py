@@ -1,0 +1,222 @@
+"""The service as an operator runs it: two worker processes sharing the load through
+SO_REUSEPORT, a killed worker replaced and given traffic, timeouts for slow and idle clients,
+SIGTERM draining within the configured time, and expensive searches refused rather than
+queued. A real ``wordsolver serve`` on a loopback port; every wait is bounded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc to see which worker holds a connection")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def children(pid: int) -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        out |= {int(x) for x in text}
+    return out
+
+
+def socket_inodes(pid: int) -> set[str]:
+    found = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            found.add(target[8:-1])
+    return found
+
+
+def established_on(port: int) -> set[str]:
+    """Inodes of established TCP sockets whose local port is ``port`` (server side)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        local, state, inode = parts[1], parts[3], parts[9]
+        if state == "01" and int(local.split(":")[1], 16) == port:
+            inodes.add(inode)
+    return inodes
+
+
+class Service:
+    def __init__(self, port: int, env: dict[str, str]) -> None:
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 90
+        while True:
+            assert self.proc.poll() is None, self.proc.stdout.read().decode() if self.proc.stdout else ""
+            try:
+                if len(self.workers()) == 2 and all(self.ready_once() for _ in range(4)):
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "service not ready in 90 s"
+            time.sleep(0.2)
+
+    def ready_once(self) -> bool:
+        return httpx.get(f"{self.url}/readyz", timeout=2).status_code == 200
+
+    def workers(self) -> set[int]:
+        return children(self.proc.pid) - {p for p in children(self.proc.pid) if "resource_tracker" in _cmdline(p)}
+
+    def holders(self) -> dict[int, int]:
+        """How many established connections each worker holds."""
+        est = established_on(self.port)
+        return {pid: len(socket_inodes(pid) & est) for pid in self.workers()}
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
+@pytest.fixture(scope="module")
+def service() -> Iterator[Service]:
+    svc = Service(free_port(), {"WORDSOLVER_LOG_LEVEL": "warning", "WORDSOLVER_ACCESS_LOG": "false",
+                                "WORDSOLVER_HEADER_TIMEOUT": "1", "WORDSOLVER_BODY_TIMEOUT": "1",
+                                "WORDSOLVER_KEEPALIVE_TIMEOUT": "2", "WORDSOLVER_DRAIN_TIMEOUT": "3"})
+    try:
+        yield svc
+    finally:
+        svc.stop()
+
+
+def wait_until(check, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_keepalive_connections_spread_over_both_workers(service: Service) -> None:
+    clients = [httpx.Client(base_url=service.url, timeout=5) for _ in range(16)]
+    try:
+        for c in clients:
+            assert c.get("/healthz").status_code == 200
+        held = service.holders()
+        assert len(held) == 2 and all(n >= 2 for n in held.values()), held
+    finally:
+        for c in clients:
+            c.close()
+
+
+def test_a_killed_worker_is_replaced_and_gets_traffic(service: Service) -> None:
+    before = service.workers()
+    victim = min(before)
+    os.kill(victim, signal.SIGKILL)
+    assert wait_until(lambda: len(service.workers()) == 2 and victim not in service.workers(), 15)
+    (replacement,) = service.workers() - before
+    assert wait_until(lambda: all(service.ready_once() for _ in range(4)), 30)
+    start = time.monotonic()
+    clients = [httpx.Client(base_url=service.url, timeout=5) for _ in range(16)]
+    try:
+        for c in clients:
+            assert c.get("/healthz").status_code == 200
+        held = service.holders()
+        assert held.get(replacement, 0) >= 1, held  # new connections reach the new worker
+        assert time.monotonic() - start < 5
+    finally:
+        for c in clients:
+            c.close()
+
+
+def test_a_half_sent_request_head_is_closed(service: Service) -> None:
+    with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
+        s.sendall(b"POST /v1/games/crossplay/moves HTTP/1.1\r\nHost: x\r\n")  # no blank line: head never ends
+        start = time.monotonic()
+        assert s.recv(100) == b""  # closed by the server
+        assert time.monotonic() - start < 5
+
+
+def test_a_stalled_body_gets_408(service: Service) -> None:
+    with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
+        s.sendall(b"POST /v1/games/crossplay/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{\"rack\": ")
+        start = time.monotonic()
+        answer = b""
+        while chunk := s.recv(4096):  # the server answers, then closes
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 408") and b'"request_timeout"' in answer
+        assert time.monotonic() - start < 5
+
+
+def test_idle_keepalive_connections_are_closed(service: Service) -> None:
+    with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while not answer.endswith(b'{"status":"ok"}\n'):
+            answer += s.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 200")
+        start = time.monotonic()
+        assert s.recv(100) == b""
+        assert 1 < time.monotonic() - start < 6
+
+
+def test_sigterm_drains_and_exits_within_the_drain_time_despite_a_stalled_client() -> None:
+    svc = Service(free_port(), {"WORDSOLVER_LOG_LEVEL": "warning", "WORDSOLVER_ACCESS_LOG": "false",
+                                "WORDSOLVER_BODY_TIMEOUT": "60", "WORDSOLVER_HEADER_TIMEOUT": "60",
+                                "WORDSOLVER_DRAIN_TIMEOUT": "2"})
+    stalled = socket.create_connection(("127.0.0.1", svc.port), timeout=30)
+    try:
+        stalled.sendall(b"POST /v1/games/crossplay/moves HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        b"Content-Length: 100\r\n\r\n{")
+        time.sleep(0.3)
+        start = time.monotonic()
+        svc.proc.send_signal(signal.SIGTERM)
+        svc.proc.wait(timeout=20)
+        assert time.monotonic() - start < 2 + 5
+    finally:
+        stalled.close()
+        svc.stop()
+
+
+def test_expensive_searches_beyond_the_limit_get_503_busy() -> None:
+    with TestClient(create_app(Settings(max_expensive=1))) as c:
+        gate = c.app.state.gate  # type: ignore[attr-defined]
+        with gate.admit(True):  # one expensive search already running in this worker
+            r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})
+            assert r.status_code == 503 and r.headers["retry-after"] == "1"
+            assert r.json()["error"]["code"] == "busy"
+            cheap = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST", "limit": 5})
+            assert cheap.status_code == 200
+        assert c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True}).status_code == 200
