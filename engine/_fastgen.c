@@ -7,7 +7,7 @@
  * tests/test_native.py checks the two against each other play for play.
  *
  * generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views,
- *          dmask, dfirst, dchild, droot, gaddag, keep, prune, scores
+ *          dmask, dfirst, dchild, droot, gaddag, keep, prune, rank, scores
  *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
  *
  * cells, lm and wm are the board (n*n bytes, row by row); the views (bit 1: across, bit 2:
@@ -22,6 +22,7 @@
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays).
+ * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order.
  *
  * The optional filters drop a play before it is counted or kept, exactly as
  * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
@@ -885,6 +886,65 @@ static Task task_pop(Task *h, Py_ssize_t *len)
 }
 
 
+/* ------------------------------------------------------------------ ranking */
+
+/* The main word's text as solver.Move has it: A-Z, a blank's letter lowercase. */
+static int word_of(const Gen *g, const View *v, const Rec *r, char *out)
+{
+    int k = 0;
+    for (int q = r->start; q < r->end; q++) {
+        int code = v->cells[q];
+        for (int j = 0; !code && j < r->nplaced; j++)
+            if (g->pl[r->off + j].pos == q)
+                code = g->pl[r->off + j].code;
+        out[k++] = (char)((code & LETTER_MASK) - 1 + ((code & BLANK) ? 'a' : 'A'));
+    }
+    return k;
+}
+
+/* solver.Move.sort_key order: best score first, across before down, then row, column (of the
+ * main word's first square on the board) and the word (uppercase before lowercase). */
+static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
+{
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    if (x->down != y->down)
+        return x->down - y->down;
+    int n = g->n, xl = x->start / n, xs = x->start % n, yl = y->start / n, ys = y->start % n;
+    int xr = x->down ? xs : xl, xc = x->down ? xl : xs, yr = y->down ? ys : yl, yc = y->down ? yl : ys;
+    if (xr != yr)
+        return xr - yr;
+    if (xc != yc)
+        return xc - yc;
+    char wx[MAX_N], wy[MAX_N];
+    int lx = word_of(g, vfor[x->down], x, wx), ly = word_of(g, vfor[y->down], y, wy);
+    int c = memcmp(wx, wy, (size_t)(lx < ly ? lx : ly));
+    return c ? c : lx - ly;
+}
+
+/* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument). */
+static int rank_sort(const Gen *g, View *const *vfor, Py_ssize_t *idx, Py_ssize_t len)
+{
+    Py_ssize_t *tmp = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(len ? len : 1));
+    if (!tmp)
+        return -1;
+    for (Py_ssize_t w = 1; w < len; w *= 2) {
+        for (Py_ssize_t lo = 0; lo < len; lo += 2 * w) {
+            Py_ssize_t mid = lo + w < len ? lo + w : len, hi = lo + 2 * w < len ? lo + 2 * w : len;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = rank_cmp(g, vfor, &g->recs[idx[j]], &g->recs[idx[i]]) < 0 ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, sizeof(Py_ssize_t) * (size_t)len);
+    }
+    PyMem_Free(tmp);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the entry point */
 
 static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize)
@@ -899,7 +959,8 @@ static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t
 
 static PyObject *generate(PyObject *self, PyObject *args)
 {
-    int n, rack_size, bonus, views, prune;
+    int n, rack_size, bonus, views, prune, rank;
+    Py_ssize_t *order = NULL;
     unsigned int droot;
     PyObject *packed_obj;
     const Packed *packed;
@@ -923,9 +984,9 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Dawg d;
     int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlpO!|ipiy*:generate", &n, &cells, &lm,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*:generate", &n, &cells, &lm,
                           &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
-                          &dchild, &droot, &packed_obj, &keep, &prune, &PyList_Type, &scores,
+                          &dchild, &droot, &packed_obj, &keep, &prune, &rank, &PyList_Type, &scores,
                           &min_length, &no_blanks, &square, &need))
         return NULL;
     packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
@@ -1151,23 +1212,37 @@ static PyObject *generate(PyObject *self, PyObject *args)
     }
     if (!g->err) {
         int floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT_MIN;
-        for (Py_ssize_t i = 0; i < g->nrecs; i++)
-            nout += g->recs[i].score >= floor;
-        plays = PyList_New(nout);
+        order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
+        if (!order) {
+            PyErr_NoMemory();
+            g->err = 1;
+        }
+        for (Py_ssize_t i = 0; i < g->nrecs && !g->err; i++)
+            if (g->recs[i].score >= floor)
+                order[nout++] = i;
+        if (!g->err && rank && keep > 0) {
+            /* the best `keep` in solver's ranking order: the caller needs no sorting */
+            View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
+            if (rank_sort(g, vfor, order, nout) < 0) {
+                PyErr_NoMemory();
+                g->err = 1;
+            }
+            if (nout > keep)
+                nout = keep;
+        }
+        plays = g->err ? NULL : PyList_New(nout);
         if (!plays)
             g->err = 1;
         else if (nout > 256 && !(pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *)))) {
             PyErr_NoMemory();
             g->err = 1;
         }
-        for (Py_ssize_t i = 0, o = 0; i < g->nrecs && !g->err; i++) {
-            if (g->recs[i].score < floor)
-                continue;
-            PyObject *t = play_tuple(g, &g->recs[i], pairs);
+        for (Py_ssize_t o = 0; o < nout && !g->err; o++) {
+            PyObject *t = play_tuple(g, &g->recs[order[o]], pairs);
             if (!t)
                 g->err = 1;
             else
-                PyList_SET_ITEM(plays, o++, t);
+                PyList_SET_ITEM(plays, o, t);
         }
     }
     if (gc_was_enabled)
@@ -1205,6 +1280,7 @@ done:
         PyMem_Free(g);
     }
     PyMem_Free(tasks);
+    PyMem_Free(order);
     PyMem_Free(vbuf);
     Py_XDECREF(plays);
     Py_XDECREF(out_scores);
@@ -1282,7 +1358,7 @@ static PyMethodDef methods[] = {
      "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
     {"generate", generate, METH_VARARGS,
      "generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views, dmask, dfirst, "
-     "dchild, droot, gaddag, keep, prune, scores[, min_length, no_blanks, "
+     "dchild, droot, gaddag, keep, prune, rank, scores[, min_length, no_blanks, "
      "square, need]) -> (count, plays, scores)\n\n"
      "The plays of a board's views, as engine.movegen.view_search generates them (see "
      "engine/native.py)."},

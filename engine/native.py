@@ -80,6 +80,7 @@ def search(
     views: int = BOTH,
     prune: bool = False,
     premiums: bool = True,
+    rank: bool = False,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
     (number of plays, plays, scores).
@@ -92,7 +93,8 @@ def search(
     pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
     ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
     anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
-    the same, the count is then only of the plays visited.
+    the same, the count is then only of the plays visited. ``rank`` (with keep > 0): only the
+    best N plays come back, already in the ranking order of :meth:`engine.solver.Move.sort_key`.
     """
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
@@ -116,6 +118,7 @@ def search(
         _packed_gaddag(lex),
         keep,
         prune,
+        rank,
         [] if scores is None else list(scores),
         *_filter_args(rules.size, flt),
     )

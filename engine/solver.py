@@ -138,18 +138,17 @@ def _tile(n: int, i: int, code: int) -> Tile:
 
 def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
     n = rules.size
-    score, down, line, start, length, _ = raw
-    squares = _raw_squares(n, raw)
-    new = dict(squares)
-    if down:
-        row, col = start + 1, line + 1
-        word_squares = range(start * n + line, (start + length) * n + line, n)
+    score, down, line, start, length, placed = raw
+    if down:  # view square off is (row off % n, column line) on the board
+        new = {(off % n) * n + line: code for off, code in placed}
+        first, step, row, col = start * n + line, n, start + 1, line + 1
     else:
-        row, col = line + 1, start + 1
-        word_squares = range(line * n + start, line * n + start + length)
-    codes = [new.get(i) or cells[i] for i in word_squares]
+        base = line * n
+        new = {base + off % n: code for off, code in placed}
+        first, step, row, col = base + start, 1, line + 1, start + 1
+    codes = [new.get(i) or cells[i] for i in range(first, first + step * length, step)]
     word = word_text(rules, codes, list(range(length))) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
-    tiles = tuple(_tile(n, i, code) for i, code in sorted(squares))
+    tiles = tuple([_tiles.get((n, i, new[i])) or _tile(n, i, new[i]) for i in sorted(new)])
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
@@ -220,12 +219,13 @@ def _native_plays(
 ) -> tuple[int, list[RawPlay]]:
     """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
     With keep = N > 0 the plays returned include every play that ranks in the top N (ties
-    included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
-    number returned is not the number of legal plays."""
+    included). Without ``count`` (and keep > 0) the search is best-first and pruned, the
+    number returned is not the number of legal plays, and the plays are exactly the best N,
+    already ranked."""
     _check_deadline(deadline)
     if keep > 0 and not count:
         _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
-                                   premiums=premiums)
+                                   premiums=premiums, rank=True)
         return -1, best
     total = 0
     found: list[RawPlay] = []
@@ -267,7 +267,9 @@ def find_moves(
         # the filters, counts every play that passes, and hands back only those that can rank
         # in the top ``limit``
         total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None, count)
-        return Result(top_moves(pos, raws, limit), total if count else None)
+        if not count:  # ranked in C already
+            return Result([materialise(pos.rules, pos.cells, r) for r in raws], None)
+        return Result(top_moves(pos, raws, limit), total)
     if count or filtered or pos.rules.stacking:
         raws = all_raw_plays(pos, lex, premiums, deadline)
         if filtered:

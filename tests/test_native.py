@@ -173,7 +173,7 @@ def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
     return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
             array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
             rules.bonus_points, native.BOTH, d.mask, d.first, d.child, d.root,
-            native._packed_gaddag(lex), -1, False, []]
+            native._packed_gaddag(lex), -1, False, False, []]
 
 
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
@@ -196,11 +196,11 @@ def test_bad_arguments_raise(lex: Lexicon) -> None:
     args[4] = array("i", [12])
     engine._fastgen.generate(*args)  # the arguments as given are fine
     for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
-                   (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (17, [1, 2, 3]),
+                   (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (18, [1, 2, 3]),
                    (2, bytes([10] * n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
-        if i == 17:
+        if i == 18:
             broken[15] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
