@@ -144,6 +144,8 @@ typedef struct {
     int tiles;
     int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
     int cover;        /* the anchor being walked: every play puts a new tile on it */
+    int reserve;      /* tiles the left part must leave for the right part (0 or 1) */
+    int64_t floor;    /* the score a play needs to be kept (the heap's minimum once full) */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     Placed placed[MAX_N];
     int nplaced;
@@ -344,13 +346,15 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
                 heap_replace_top(g->heap, g->heap_len, total);
             keep_play(g, total, start, end);
         }
+        if (g->heap_len == g->keep)
+            g->floor = g->heap[0];
     }
 }
 
 /* The score a play needs to be kept (once the heap of the best N is full). */
 static inline int64_t floor_of(const Gen *g)
 {
-    return g->keep > 0 && g->heap_len == g->keep ? g->heap[0] : INT64_MIN;
+    return g->floor;
 }
 
 /* ------------------------------------------------------------------ the search */
@@ -374,7 +378,7 @@ static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int
         }
         return;
     }
-    if (m & 1u) {
+    if ((m & 1u) && pos > g->cover) {
         record(g, start, pos, msum * wmul + xtot, ntiles);
         if (g->err)
             return;
@@ -434,7 +438,7 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
     int left_free = pos == row_start || !g->cells[pos - 1];
     int rs = row_start;
     if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
-        if ((m & 1u) && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
+        if ((m & 1u) && anchor >= g->cover && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot, ntiles);
             if (g->err)
                 return;
@@ -448,7 +452,7 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
     }
     if (pos > row_start && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
         int p = pos - 1;
-        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && ntiles < g->tiles))
+        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && ntiles + g->reserve < g->tiles))
             left(g, p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles);
     }
 }
@@ -636,16 +640,26 @@ static void use_view(Gen *g, const View *v, int square)
 /* The plays from anchor ``a``. When tiles follow it on its right, the walk starts on the last
  * of them and goes left through them to the anchor: the GADDAG then constrains the new tiles
  * from the first step (a free walk leftwards from the anchor, turning right into the tiles
- * only at the end, explores every left part the rack allows for nothing). The plays are the
- * same, in another order: only when all plays are returned in movegen's order (keep = -1)
- * does the walk start on the anchor itself, as movegen's does. */
+ * only at the end, explores every left part the rack allows for nothing). When tiles are only
+ * on its left, the walk starts on the one next to it and fills the anchor after the turn, so
+ * a blank is tried only with the letters that can follow them. The plays are the same, in
+ * another order: only when all plays are returned in movegen's order (keep = -1) does the
+ * walk start on the anchor itself, as movegen's does. */
 static void run_anchor(Gen *g, int a, Node groot)
 {
     int row_start = a - a % g->n, row_end = row_start + g->n, r = a;
-    if (g->keep != -1)
+    g->cover = a;
+    g->reserve = 0;
+    if (g->keep != -1) {
         while (r + 1 < row_end && g->cells[r + 1])
             r++;
-    g->cover = a;
+        if (r == a && a > row_start && g->cells[a - 1]) {
+            /* tiles on its left only: start on the last of them, go left through them, and
+             * fill the anchor first thing rightwards (one tile kept for it) */
+            g->reserve = 1;
+            r = a - 1;
+        }
+    }
     left(g, r, r, row_start, row_end, groot, 0, 1, 0, 0);
 }
 
@@ -1113,6 +1127,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
             heap_push(g->heap, &g->heap_len, (int)v);
         }
     }
+    g->floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
 
     /* the views: 1 + 1 + 1 + 1 + 4 + 4 + 4 bytes a square */
     vbuf = PyMem_Malloc((size_t)nn * 16 * 2);
