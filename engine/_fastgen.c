@@ -22,7 +22,9 @@
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays).
- * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order.
+ * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
+ * (score, down, row, col, word, ((board square, code), ...)) ready for solver.Move (row and
+ * col 1-based; the word's blanks lowercase).
  *
  * The optional filters drop a play before it is counted or kept, exactly as
  * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
@@ -936,6 +938,41 @@ static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
     return c ? c : lx - ly;
 }
 
+/* A ranked play, ready for solver.Move: (score, down, row, col, word, tiles), row and col
+ * 1-based on the board, tiles ((board square, code), ...) in square order. */
+static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
+{
+    int n = g->n, sq[MAX_N], code[MAX_N], k = r->nplaced;
+    char word[MAX_N];
+    int len = word_of(g, v, r, word);
+    for (int j = 0; j < k; j++) {
+        int p = g->pl[r->off + j].pos, c = g->pl[r->off + j].code, i = j;
+        int b = r->down ? (p % n) * n + p / n : p;
+        while (i > 0 && sq[i - 1] > b) {
+            sq[i] = sq[i - 1];
+            code[i] = code[i - 1];
+            i--;
+        }
+        sq[i] = b;
+        code[i] = c;
+    }
+    PyObject *tiles = PyTuple_New(k);
+    if (!tiles)
+        return NULL;
+    for (int j = 0; j < k; j++) {
+        PyObject *t = Py_BuildValue("(ii)", sq[j], code[j]);
+        if (!t) {
+            Py_DECREF(tiles);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tiles, j, t);
+    }
+    int line = r->start / n, at = r->start % n;
+    return Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
+                         (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
+                         (Py_ssize_t)len, tiles);
+}
+
 /* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument). */
 static int rank_sort(const Gen *g, View *const *vfor, Py_ssize_t *idx, Py_ssize_t len)
 {
@@ -1252,8 +1289,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
             PyErr_NoMemory();
             g->err = 1;
         }
+        View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
         for (Py_ssize_t o = 0; o < nout && !g->err; o++) {
-            PyObject *t = play_tuple(g, &g->recs[order[o]], pairs);
+            const Rec *r = &g->recs[order[o]];
+            PyObject *t = rank && keep > 0 ? ranked_tuple(g, vfor[r->down], r) : play_tuple(g, r, pairs);
             if (!t)
                 g->err = 1;
             else

@@ -34,6 +34,10 @@ available: bool = _fastgen is not None and not os.environ.get("WORDSOLVER_PURE_P
 
 ACROSS, DOWN, BOTH = 1, 2, 3
 
+# A play as search(rank=True) returns it: (score, down, row, col, word, ((square, code), ...)),
+# row and col 1-based, squares on the board in order, the word's blanks lowercase.
+Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
+
 # Per-ruleset constant buffers, keyed by the ruleset's id (it is kept in the entry, so the id
 # is not reused while the entry lives) and the premiums flag.
 _consts: dict[tuple[int, bool], tuple[Ruleset, bytes, bytes, array, array]] = {}
@@ -80,7 +84,6 @@ def search(
     views: int = BOTH,
     prune: bool = False,
     premiums: bool = True,
-    rank: bool = False,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
     (number of plays, plays, scores).
@@ -93,9 +96,25 @@ def search(
     pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
     ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
     anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
-    the same, the count is then only of the plays visited. ``rank`` (with keep > 0): only the
-    best N plays come back, already in the ranking order of :meth:`engine.solver.Move.sort_key`.
+    the same, the count is then only of the plays visited.
     """
+    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False)  # type: ignore[no-any-return]
+
+
+def ranked(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
+    flt: MoveFilter | None = None, premiums: bool = True,
+) -> list[Ranked]:
+    """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
+    order of :meth:`engine.solver.Move.sort_key` (ties broken in C exactly as there), each as
+    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
+    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True)[1]  # type: ignore[no-any-return]
+
+
+def _generate(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
+    flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool,
+) -> tuple[int, list, list[int]]:
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
     lm, wm, starts, values = _ruleset_buffers(rules, premiums)

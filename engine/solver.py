@@ -152,6 +152,13 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
+def _ranked_move(n: int, ranked: native.Ranked) -> Move:
+    """A Move from the compiled core's ranked play (native.search with rank)."""
+    score, down, row, col, word, placed = ranked
+    tiles = tuple([_tiles.get((n, i, code)) or _tile(n, i, code) for i, code in placed])
+    return Move(row, col, "down" if down else "across", word, tiles, score)
+
+
 def _raw_matches(rules: Ruleset, cells: list[int], raw: RawPlay, flt: MoveFilter) -> bool:
     if raw[4] < flt.min_length:
         return False
@@ -219,13 +226,12 @@ def _native_plays(
 ) -> tuple[int, list[RawPlay]]:
     """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
     With keep = N > 0 the plays returned include every play that ranks in the top N (ties
-    included). Without ``count`` (and keep > 0) the search is best-first and pruned, the
-    number returned is not the number of legal plays, and the plays are exactly the best N,
-    already ranked."""
+    included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
+    number returned is not the number of legal plays."""
     _check_deadline(deadline)
     if keep > 0 and not count:
         _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
-                                   premiums=premiums, rank=True)
+                                   premiums=premiums)
         return -1, best
     total = 0
     found: list[RawPlay] = []
@@ -266,10 +272,12 @@ def find_moves(
         # the compiled generator enumerates everything faster than Python prunes; it applies
         # the filters, counts every play that passes, and hands back only those that can rank
         # in the top ``limit``
+        if not count and not pos.rules.qu_tile:  # best-first, pruned, ranked in C
+            _check_deadline(deadline)
+            ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt if filtered else None, premiums)
+            return Result([_ranked_move(pos.rules.size, r) for r in ranked], None)
         total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None, count)
-        if not count:  # ranked in C already
-            return Result([materialise(pos.rules, pos.cells, r) for r in raws], None)
-        return Result(top_moves(pos, raws, limit), total)
+        return Result(top_moves(pos, raws, limit), total if count else None)
     if count or filtered or pos.rules.stacking:
         raws = all_raw_plays(pos, lex, premiums, deadline)
         if filtered:
