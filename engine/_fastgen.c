@@ -37,6 +37,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,7 +149,6 @@ typedef struct {
     int cover;        /* the anchor being walked: every play puts a new tile on it */
     int reserve;      /* tiles the left part must leave for the right part (0 or 1) */
     int64_t floor;    /* the score a play needs to be kept (the heap's minimum once full) */
-    int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     Placed placed[MAX_N];
     int nplaced;
     /* output */
@@ -161,6 +161,8 @@ typedef struct {
     Placed *pl;       /* their placements */
     Py_ssize_t npl, cappl;
     int err;          /* a Python exception is set */
+    /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
+    int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -1087,11 +1089,12 @@ static PyObject *generate(PyObject *self, PyObject *args)
         }
     }
 
-    g = PyMem_Calloc(1, sizeof(Gen));
+    g = PyMem_Malloc(sizeof(Gen));
     if (!g) {
         PyErr_NoMemory();
         goto done;
     }
+    memset(g, 0, offsetof(Gen, lob)); /* the 33 KB of bounds after it need no zeroing */
     g->n = n;
     memcpy(g->values, values.buf, sizeof g->values);
     g->rack_size = rack_size;
