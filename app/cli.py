@@ -5,6 +5,7 @@
     wordsolver compare [--board FILE] 8F QUIXOTE        one play under each 15x15 game
     wordsolver check WORD [WORD ...] [--lexicon NAME]   whether words are in a lexicon
     wordsolver verify --game G --board FILE             what looks wrong with a board
+    wordsolver unseen [--game G] [--board FILE] [--rack R]  tiles not on the board or the rack
     wordsolver serve [--host H] [--port P] [--workers N]
     wordsolver compile [NAME ...]      compile lexicons into the cache (used at image build)
     wordsolver healthcheck [--url U]   exit 0 when /healthz answers (container health check)
@@ -33,7 +34,7 @@ from engine import EngineError, Lexicon, get_ruleset
 
 from . import service
 from .errors import error_body
-from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, VerifyIn
+from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
 from .store import make_store
 
@@ -177,6 +178,25 @@ def cmd_verify(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def counted(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def cmd_unseen(args: argparse.Namespace, settings: Settings) -> int:
+    req = UnseenIn(board=read_rows(args.board) if args.board else None,
+                   heights=read_rows(args.heights) if args.heights else None, rack=args.rack)
+    rules = get_ruleset(args.game.lower())
+    r = service.unseen(rules, req).model_dump(mode="json")
+    tiles = " ".join(ch * n for ch, n in r["unseen"].items() if n)
+    summary = f"{counted(r['total'], 'tile')} unseen: {counted(r['vowels'], 'vowel')}, {counted(r['consonants'], 'consonant')}"
+    if rules.blanks:
+        summary += f", {counted(r['blanks'], 'blank')}"
+    if r["buried"]:
+        summary += f"; {r['buried']} buried under stacks (letters unknown, so counts per letter are at most)"
+    emit(args, r, f"{tiles}\n{summary}")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from .server import run
 
@@ -278,6 +298,14 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("--lexicon")
     verify.add_argument("--json", action="store_true", help="print the API's JSON")
     verify.set_defaults(run=cmd_verify)
+
+    unseen = sub.add_parser("unseen", help="tiles not on the board or the rack (the bag and the other racks)")
+    unseen.add_argument("--game", default="crossplay")
+    unseen.add_argument("--board", help="board file ('-' reads stdin); default empty board")
+    unseen.add_argument("--heights", help="Upwords: stack heights file")
+    unseen.add_argument("--rack", default="", help="your rack ('?' for a blank)")
+    unseen.add_argument("--json", action="store_true", help="print the API's JSON")
+    unseen.set_defaults(run=cmd_unseen)
 
     serve = sub.add_parser("serve", help="run the HTTP service (settings from WORDSOLVER_* variables)")
     serve.add_argument("--host", help="bind address (WORDSOLVER_HOST, default 127.0.0.1)")

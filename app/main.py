@@ -21,7 +21,7 @@ from .limits import Gate
 from .observability import Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
-from .routers import compare, games, health, lexicons
+from .routers import compare, docs, games, health, lexicons, page, tiles
 from .settings import Settings, get_settings
 from .store import make_store
 
@@ -49,13 +49,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         default_response_class=JSON,
         redirect_slashes=False,
+        docs_url=None,  # /docs and /redoc come from routers/docs.py, with local assets
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
     app.state.gate = Gate(settings.max_expensive)
     install_error_handlers(app)
-    for router in (games.router, compare.router, lexicons.router, health.router):
+    for router in (games.router, tiles.router, compare.router, lexicons.router, health.router, page.router,
+                   docs.router):
         app.include_router(router)
+    app.mount("/static", page.static_files(), name="static")
+    app.mount(docs.ASSETS_URL, docs.static_files(), name="docs-assets")
     install_openapi(app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout)
     # Middleware added later wraps what was added before: CORS goes outside the size limit,
@@ -70,9 +75,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             allow_headers=["*"],
         )
     app.add_middleware(GZipMiddleware, minimum_size=2048, compresslevel=5)  # level 9: 6x the time for 20% less
-    app.add_middleware(Observe)  # request ID, metrics, access log: sees the final status and size
+    app.add_middleware(Observe, max_age=settings.connection_max_age)  # request ID, metrics, access log
     app.add_middleware(StripTrailingSlash)
-    configure_access_log(settings.access_log)
+    configure_access_log(settings.access_log and settings.log_level.lower() in ("trace", "debug", "info"))
     return app
 
 

@@ -81,10 +81,15 @@ def configure_access_log(enabled: bool) -> None:
 
 
 class Observe:
-    """Request ID, metrics and the access log around every HTTP request."""
+    """Request ID, metrics and the access log around every HTTP request; and connection
+    recycling: an answer on a keep-alive connection older than ``max_age`` seconds carries
+    ``Connection: close``, so long-lived clients reconnect and the kernel spreads them again
+    over the workers (a worker started to replace one that died gets its share)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, max_age: float = 0.0) -> None:
         self.app = app
+        self.max_age = max_age
+        self.born: dict[tuple[str, int], float] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -95,11 +100,16 @@ class Observe:
         start = time.perf_counter()
         status = 500
 
+        recycle = self._too_old(scope.get("client"))
+
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", []), (b"x-request-id", request_id.encode())]
+                extra = [(b"x-request-id", request_id.encode())]
+                if recycle:
+                    extra.append((b"connection", b"close"))
+                message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
         IN_FLIGHT.inc()
@@ -120,3 +130,16 @@ class Observe:
                     "path": scope["path"][:200], "route": route, "game": game or None, "status": status,
                     "duration_ms": round(elapsed * 1000, 2), "client": client[0] if client else None,
                 }})
+
+    def _too_old(self, client: object) -> bool:
+        if not self.max_age or not isinstance(client, tuple | list):
+            return False
+        key = (str(client[0]), int(client[1]))
+        now = time.monotonic()
+        born = self.born.setdefault(key, now)
+        if len(self.born) > 10_000:  # forget connections long gone (their ports get reused)
+            self.born = {k: t for k, t in self.born.items() if now - t < 4 * self.max_age}
+        if now - born > self.max_age:
+            self.born.pop(key, None)
+            return True
+        return False

@@ -427,3 +427,29 @@ class Ready(BaseModel):
     status: Literal["ready"]
     lexicon: str
     word_count: int
+
+
+# ----------------------------------------------------------------------------- unseen tiles
+
+
+class UnseenIn(RequestModel):
+    board: Board | None = Field(default=None, description=BOARD_DOC)
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
+    rack: Rack = Field(default="", description="Your rack ('?' for a blank); its tiles are not unseen.")
+
+
+class UnseenOut(BaseModel):
+    game: GameName
+    unseen: dict[str, int] = Field(
+        description=(
+            "Per letter 'A'-'Z' and '?' (blanks): the game's tiles minus those on the board and the rack. "
+            "Stacking games: only the visible top of each stack is subtracted, so each count is an upper bound."
+        )
+    )
+    total: int = Field(description="Tiles neither on the board (every tile of every stack) nor on the rack; exact.")
+    vowels: int = Field(description="A, E, I, O, U among the unseen counts.")
+    consonants: int = Field(description="The other letters among the unseen counts (Y is a consonant).")
+    blanks: int
+    buried: int = Field(
+        description="Stacking games: tiles under the visible tops, whose letters are unknown (0 for flat games)."
+    )

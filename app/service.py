@@ -24,7 +24,9 @@ from engine import (
     placements_from_word,
     position,
     rank_play,
+    unseen_tiles,
 )
+from engine.solver import _check_deadline as check_deadline
 
 from .errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
@@ -43,6 +45,8 @@ from .schemas import (
     MovesOut,
     PlayIn,
     ScoreIn,
+    UnseenIn,
+    UnseenOut,
     VerifyIn,
     WordCheck,
 )
@@ -166,11 +170,16 @@ def best_moves_payload(
     result = find_moves(
         pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
     )
+    moves = []
+    for k, m in enumerate(result.moves):
+        if k % 50 == 49:
+            check_deadline(deadline)  # the budget covers building the answer too
+        moves.append(move_payload(pos, m, req.rack, req.premiums, req.breakdowns))
     return {
         "game": rules.name,
         "lexicon": lex.name,
         "total_moves": result.total if req.count else None,
-        "moves": [move_payload(pos, m, req.rack, req.premiums, req.breakdowns) for m in result.moves],
+        "moves": moves,
         "warnings": warnings_payload(rules, pos.cells, lex),
     }
 
@@ -312,3 +321,14 @@ def lexicon_info(store: LexiconStore, name: str, default: str) -> LexiconOut:
 def check_words(lex: Lexicon, words: list[str]) -> CheckOut:
     results = [WordCheck(word=w, valid=w in lex) for w in words]
     return CheckOut(lexicon=lex.name, all_valid=all(r.valid for r in results), results=results)
+
+
+# ----------------------------------------------------------------------------- unseen tiles
+
+
+def unseen(rules: Ruleset, req: UnseenIn) -> UnseenOut:
+    u = unseen_tiles(position(rules, req.board, req.rack, req.heights))
+    return UnseenOut(
+        game=game_name(rules), unseen=u.counts, total=u.total, vowels=u.vowels, consonants=u.consonants,
+        blanks=u.blanks, buried=u.buried,
+    )

@@ -37,6 +37,7 @@ class Settings(BaseSettings):
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
+    connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never
     header_timeout: float = Field(default=10.0, gt=0)  # a request head must arrive within this
     body_timeout: float = Field(default=10.0, gt=0)  # a request body must arrive within this (408)
     drain_timeout: int = Field(default=10, ge=0)  # on SIGTERM, in-flight requests get this long

@@ -42,6 +42,7 @@ from .solver import (
     rank_of,
     rank_play,
 )
+from .tiles import Unseen, unseen_tiles
 from .verify import Finding, board_findings
 
 __all__ = [
@@ -69,6 +70,7 @@ __all__ = [
     "TimeBudgetExceeded",
     "UnknownGameError",
     "UnknownLexiconError",
+    "Unseen",
     "board_findings",
     "breakdown",
     "check_play",
@@ -84,4 +86,5 @@ __all__ = [
     "rank_of",
     "rank_play",
     "score_play",
+    "unseen_tiles",
 ]

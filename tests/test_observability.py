@@ -90,3 +90,18 @@ def test_metrics_of_a_two_worker_service_sum_every_worker(server: str) -> None: 
         assert httpx.get(f"{server}/healthz").status_code == 200
     after = metric(httpx.get(f"{server}/metrics").text, "wordsolver_requests_total", route="/healthz", game="", status="200")
     assert after - before == 10
+
+
+def test_old_keepalive_connections_are_told_to_close() -> None:
+    """So long-lived clients reconnect and the kernel spreads them over the workers again."""
+    import time
+
+    with TestClient(create_app(Settings(connection_max_age=0.3))) as c:
+        assert "connection" not in c.get("/healthz").headers
+        time.sleep(0.4)
+        assert c.get("/healthz").headers["connection"] == "close"
+        assert "connection" not in c.get("/healthz").headers  # a new connection starts afresh
+    with TestClient(create_app(Settings(connection_max_age=0))) as c:
+        c.get("/healthz")
+        time.sleep(0.1)
+        assert "connection" not in c.get("/healthz").headers

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -67,11 +68,12 @@ class Service:
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE,
+        self.log = Path(tempfile.mkdtemp()) / "server.log"  # a file: a pipe nobody reads would fill up
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env}, stdout=self.log.open("wb"),
                                      stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 90
         while True:
-            assert self.proc.poll() is None, self.proc.stdout.read().decode() if self.proc.stdout else ""
+            assert self.proc.poll() is None, self.log.read_text(errors="replace")
             try:
                 if len(self.workers()) == 2 and all(self.ready_once() for _ in range(4)):
                     break

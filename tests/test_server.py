@@ -37,13 +37,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "WORDSOLVER_CORS_ORIGINS": "https://front.example",
     }
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # output to a file, not a pipe nobody reads: a full pipe would block the server
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             if proc.poll() is not None:
-                out = proc.stdout.read().decode() if proc.stdout else ""
+                out = log.read_text(errors="replace")
                 pytest.fail(f"server exited with {proc.returncode}:\n{out}")
             try:
                 if httpx.get(f"{url}/readyz", timeout=1).status_code == 200:

@@ -32,7 +32,7 @@ def list_games() -> GamesOut:
 
 
 @router.get(
-    "/{game}", response_model=GameOut, summary="One game's ruleset", operation_id="getGame", responses=errors(404)
+    "/{game}", response_model=GameOut, summary="One game's ruleset", operation_id="getGame", responses=errors(404, 422)
 )
 def get_game(rules: RulesetDep) -> GameOut:
     return service.game_detail(rules)

@@ -22,7 +22,7 @@ def list_lexicons(store: StoreDep, settings: SettingsDep) -> LexiconsOut:
 
 
 @router.get("/{name}", response_model=LexiconOut, summary="One lexicon", operation_id="getLexicon",
-            responses=errors(404, 503))
+            responses=errors(404, 422, 503))
 def get_lexicon(lex: LexiconDep, store: StoreDep, settings: SettingsDep) -> LexiconOut:
     return service.lexicon_info(store, lex.name, settings.default_lexicon)
 

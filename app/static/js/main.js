@@ -1,0 +1,457 @@
+// The page's one owner of state: wires the board, the forms and the API together.
+
+import { api } from './api.js';
+import { BoardView } from './board.js';
+import { h, wordEl, renderBreakdown, renderCheck, renderCompare, renderResults } from './results.js';
+import { load, save, shareUrl } from './state.js';
+
+const $ = (id) => document.getElementById(id);
+const COLS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+const state = load();
+const games = new Map();
+let moves = [];
+let selected = null;
+let unseenTimer = 0;
+let solveSeq = 0;
+let defaultLexicon = '';
+
+const board = new BoardView($('board'), {
+  onChange: () => boardChanged(),
+  onEnter: () => solve(),
+  onCursor: () => updateCursorControls(),
+});
+
+function boardChanged() {
+  clearErrors('board-error', 'check-error');
+  showWarnings([]);
+  if (moves.length) {
+    // The plays were found for the board before this edit.
+    setResults([], null);
+    $('results-status').textContent = 'The board changed: press Enter to solve again.';
+  }
+  persist();
+  updateText();
+  scheduleUnseen();
+}
+
+// ----------------------------------------------------------------------------- errors
+
+const FIELD_ERRORS = ['page-error', 'board-error', 'rack-error', 'filter-error', 'check-error', 'compare-error', 'unseen-error', 'text-error'];
+
+function showError(id, err) {
+  const el = $(id);
+  el.textContent = err ? err.message : '';
+  el.hidden = !err;
+  if (err && err.details && Number.isInteger(err.details.row) && Number.isInteger(err.details.col)) {
+    board.mark = [err.details.row, err.details.col];
+    board.render();
+  }
+}
+
+// What the API found odd about the board (stray tiles, unknown words): listed under the board,
+// their squares marked. The board is still solved as given.
+function showWarnings(list) {
+  const warnings = list || [];
+  $('board-warnings').replaceChildren(...warnings.map((w) => h('li', {}, w.message)));
+  $('board-warnings').hidden = !warnings.length;
+  board.warn = new Set(warnings.flatMap((w) => (w.squares || []).map(([r, c]) => (r - 1) * board.size + c - 1)));
+  board.render();
+}
+
+function clearErrors(...ids) {
+  for (const id of ids.length ? ids : FIELD_ERRORS) { $(id).hidden = true; $(id).textContent = ''; }
+  if (board.mark) { board.mark = null; board.render(); }
+}
+
+// Which field an API error is about: the rack, the filters, the board, or the form that asked.
+function errorField(err, fallback) {
+  const field = (err.details && (err.details.field || (err.details.errors && err.details.errors[0] && err.details.errors[0].field))) || '';
+  if (err.code === 'invalid_rack' || field === 'rack') return 'rack-error';
+  if (err.code === 'invalid_filter' || field.startsWith('filters')) return 'filter-error';
+  if (err.code === 'invalid_board' || field.startsWith('board') || field.startsWith('heights')) return 'board-error';
+  if (err.code === 'too_many_tiles') return 'rack-error';
+  return fallback;
+}
+
+// ----------------------------------------------------------------------------- state
+
+function persist() {
+  state.board = board.rows();
+  state.heights = board.heightRows();
+  state.rack = $('rack').value;
+  save(state);
+}
+
+function position() {
+  const body = { board: board.isEmpty() ? null : board.rows() };
+  if (board.info.stacking) body.heights = board.isEmpty() ? null : board.heightRows();
+  return body;
+}
+
+// Options every solving request shares: premiums, lexicon and, in Upwords, the plural rule.
+function scoring() {
+  const body = { premiums: state.premiums };
+  if (state.lexicon) body.lexicon = state.lexicon;
+  if (board.info.stacking) body.plural_rule = state.plural_rule;
+  return body;
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
+
+function faceOf(ch) { return board.face(ch); }
+
+// ----------------------------------------------------------------------------- game
+
+async function setGame(name, keepBoard) {
+  let info = games.get(name);
+  if (!info || !info.premiums) {
+    info = await api.game(name);
+    games.set(name, info);
+  }
+  state.game = name;
+  $('game').value = name;
+  board.setGame(info, keepBoard ? state.board : null, keepBoard ? state.heights : null);
+  document.body.dataset.game = name;
+  $('rack-size').textContent = info.rack_size;
+  $('height-field').hidden = !info.stacking;
+  document.querySelector('.stack-help').hidden = !info.stacking;
+  for (const el of document.querySelectorAll('.stack-only')) el.hidden = !info.stacking;
+  $('blank-toggle').hidden = info.stacking || !info.blanks;
+  for (const el of document.querySelectorAll('.blank-help')) el.hidden = !info.blanks;
+  $('noblanks-field').hidden = !info.blanks;
+  $('premiums-field').hidden = !Object.keys(info.premiums).length;
+  $('plural-field').hidden = !info.stacking;
+  $('compare-btn').hidden = info.stacking;
+  $('f-min').max = info.size;
+  $('c-row').max = info.size;
+  const col = $('c-col').value;
+  $('c-col').replaceChildren(...Array.from({ length: info.size }, (_, c) => h('option', { value: c + 1 }, COLS[c])));
+  if (col && Number(col) <= info.size) $('c-col').value = col;
+  if (state.filters.square && state.filters.square.some((v) => v > info.size)) state.filters.square = null;
+  board.filterSquare = state.filters.square;
+  setResults([], null);
+  $('check-result').textContent = '';
+  clearErrors();
+  showWarnings([]);
+  persist();
+  updateText();
+  scheduleUnseen(0);
+}
+
+function updateText() {
+  $('board-text').value = board.rows().join('\n');
+  $('board-text').rows = board.size;
+  $('heights-text').value = board.info.stacking ? board.heightRows().join('\n') : '';
+}
+
+function updateCursorControls() {
+  const dir = board.dir;
+  $('dir').setAttribute('aria-pressed', String(dir === 'down'));
+  $('dir').querySelector('.dir-arrow').textContent = dir === 'across' ? '→' : '↓';
+  $('dir').querySelector('.dir-name').textContent = dir === 'across' ? 'Across' : 'Down';
+  if (board.info && board.info.stacking) {
+    $('height').value = board.heights[board.cursor] || 0;
+  }
+}
+
+// ----------------------------------------------------------------------------- solving
+
+function requestBody() {
+  const f = state.filters;
+  const filters = {};
+  if (f.min_length) filters.min_length = f.min_length;
+  if (f.contains) filters.contains = f.contains;
+  if (f.square) filters.square = f.square;
+  if (f.no_blanks) filters.no_blanks = true;
+  const body = { ...position(), rack: $('rack').value, limit: state.limit, count: state.count, ...scoring() };
+  if (Object.keys(filters).length) body.filters = filters;
+  return body;
+}
+
+async function solve() {
+  clearErrors();
+  readOptions();
+  const seq = ++solveSeq;
+  $('results-status').textContent = 'Solving…';
+  $('results-status').hidden = false;
+  try {
+    const out = await api.moves(state.game, requestBody());
+    if (seq !== solveSeq) return;
+    $('total').textContent = out.total_moves === null ? '' : `(${out.total_moves} in all)`;
+    showWarnings(out.warnings);
+    setResults(out.moves, null);
+    $('results-status').textContent = out.moves.length ? '' : 'No legal play with this rack.';
+    const best = out.moves[0];
+    $('announce').textContent = best ? `${out.moves.length} plays. Best: ${best.notation}, ${best.score} points.` : 'No legal play with this rack.';
+    $('results-status').hidden = out.moves.length > 0;
+  } catch (err) {
+    if (seq !== solveSeq) return;
+    setResults([], null);
+    $('results-status').textContent = 'No results.';
+    $('announce').textContent = '';
+    showError(errorField(err, 'rack-error'), err);
+  }
+}
+
+function setResults(list, sel) {
+  moves = list;
+  selected = sel;
+  if (!list.length) $('total').textContent = '';
+  $('results').hidden = !list.length;
+  if (!list.length) { $('results-status').hidden = false; $('results-status').textContent = 'Type a rack and press Enter.'; }
+  renderResults($('results').tBodies[0], list, { onPreview: preview, onSelect: select, selected });
+  showSelected();
+}
+
+function preview(m) {
+  board.preview = (m || selected) ? (m || selected).tiles : null;
+  board.render();
+}
+
+function select(m) {
+  selected = m;
+  for (const tr of $('results').tBodies[0].rows) {
+    const pick = tr.querySelector('button.pick');
+    const on = moves[Number(pick.dataset.rank) - 1] === m;
+    tr.classList.toggle('sel', on);
+    pick.setAttribute('aria-pressed', String(on));
+  }
+  preview(null);
+  showSelected();
+}
+
+function showSelected() {
+  $('selected').hidden = !selected;
+  $('compare').hidden = true;
+  $('compare-error').hidden = true;
+  if (!selected) { board.preview = null; board.render(); return; }
+  $('selected-title').replaceChildren(`${selected.notation.split(' ')[0]} `, wordEl(selected.word), `: ${selected.score} points`);
+  if (selected.breakdown) renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf });
+  else fetchBreakdown(selected);
+}
+
+// A moves answer without breakdowns: ask the score endpoint for this play's breakdown.
+async function fetchBreakdown(m) {
+  $('breakdown').textContent = '';
+  try {
+    const out = await api.score(state.game, { ...position(), move: { row: m.row, col: m.col, direction: m.direction, word: m.word }, ...scoring() });
+    m.breakdown = out.breakdown;
+    if (selected === m) renderBreakdown($('breakdown'), m.breakdown, { stacking: board.info.stacking, face: faceOf });
+  } catch (err) {
+    showError('compare-error', err);
+  }
+}
+
+function playIt() {
+  if (!selected) return;
+  const n = board.size;
+  for (const t of selected.tiles) {
+    const i = (t.row - 1) * n + t.col - 1;
+    board.cells[i] = t.letter;
+    board.heights[i] += 1;
+  }
+  $('rack').value = selected.leave;
+  setResults([], null);
+  board.changed();
+  $('rack').focus();
+}
+
+async function compareSelected() {
+  if (!selected) return;
+  clearErrors('compare-error');
+  const m = selected;
+  try {
+    const out = await api.compare({ board: board.isEmpty() ? null : board.rows(), move: { row: m.row, col: m.col, direction: m.direction, word: m.word },
+      ...scoring() });
+    renderCompare($('compare'), out, state.game);
+    $('compare').hidden = false;
+  } catch (err) {
+    showError('compare-error', err);
+  }
+}
+
+// ----------------------------------------------------------------------------- check my play
+
+async function checkPlay() {
+  clearErrors('check-error');
+  const rack = $('rack').value;
+  const body = { ...position(), move: { row: Number($('c-row').value), col: Number($('c-col').value), direction: $('c-dir').value, word: $('c-word').value },
+    ...scoring() };
+  if (rack) body.rack = rack;
+  $('check-result').textContent = '';
+  try {
+    const out = await api.score(state.game, body);
+    renderCheck($('check-result'), out, { stacking: board.info.stacking, face: faceOf });
+    showWarnings(out.warnings);
+    board.preview = out.tiles;
+    board.render();
+  } catch (err) {
+    showError(errorField(err, 'check-error'), err);
+  }
+}
+
+// ----------------------------------------------------------------------------- unseen tiles
+
+function scheduleUnseen(delay = 250) {
+  clearTimeout(unseenTimer);
+  unseenTimer = setTimeout(updateUnseen, delay);
+}
+
+let unseenSeq = 0;
+
+async function updateUnseen() {
+  const seq = ++unseenSeq;
+  try {
+    const out = await api.unseen(state.game, { ...position(), rack: $('rack').value });
+    if (seq !== unseenSeq) return; // a newer request is on its way
+    $('unseen-error').hidden = true;
+    const list = $('unseen');
+    const shown = Object.entries(out.unseen).filter(([ch]) => ch !== '?' || board.info.blanks);
+    list.replaceChildren(...shown.map(([ch, n]) =>
+      h('li', { class: n ? '' : 'none', 'data-letter': ch, 'aria-label': `${ch === '?' ? 'blank' : faceOf(ch)}: ${n}` },
+        h('span', { class: 'ul', 'aria-hidden': 'true' }, ch === '?' ? '?' : faceOf(ch)), h('span', { class: 'un', 'aria-hidden': 'true' }, String(n)))));
+    const parts = [`${plural(out.total, 'tile')} unseen`, plural(out.vowels, 'vowel'), plural(out.consonants, 'consonant')];
+    if (board.info.blanks) parts.push(plural(out.blanks, 'blank'));
+    $('unseen-summary').textContent = parts.join(' · ');
+    if (out.buried) $('unseen-summary').textContent += ` · ${out.buried} buried under stacks (letters unknown: counts by letter are at most)`;
+  } catch (err) {
+    if (seq !== unseenSeq) return;
+    $('unseen').textContent = '';
+    $('unseen-summary').textContent = '';
+    showError('unseen-error', err);
+  }
+}
+
+// ----------------------------------------------------------------------------- controls
+
+function readOptions() {
+  state.premiums = $('premiums').checked;
+  state.count = $('count').checked;
+  state.limit = Math.max(1, Math.min(1000, Number($('limit').value) || 20));
+  state.lexicon = $('lexicon').value === defaultLexicon ? '' : $('lexicon').value;
+  state.plural_rule = $('plural').checked;
+  state.filters.min_length = Math.max(0, Number($('f-min').value) || 0);
+  state.filters.contains = $('f-contains').value.trim();
+  state.filters.no_blanks = $('f-noblanks').checked;
+  persist();
+}
+
+function showOptions() {
+  $('premiums').checked = state.premiums;
+  $('count').checked = state.count;
+  $('plural').checked = state.plural_rule;
+  $('limit').value = state.limit;
+  $('f-min').value = state.filters.min_length;
+  $('f-contains').value = state.filters.contains;
+  $('f-noblanks').checked = state.filters.no_blanks;
+  $('f-square').textContent = state.filters.square ? `${state.filters.square[0]}${COLS[state.filters.square[1] - 1]}` : 'any';
+}
+
+function setFilterSquare(sq) {
+  state.filters.square = sq;
+  board.filterSquare = sq;
+  board.render();
+  showOptions();
+  persist();
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    flash(button, 'Copied');
+  } catch {
+    window.prompt('Copy this:', text);
+  }
+}
+
+function flash(button, text) {
+  const old = button.textContent;
+  button.textContent = text;
+  setTimeout(() => { button.textContent = old; }, 1200);
+}
+
+// The API checks pasted text (size, characters, heights against letters) and its message,
+// naming the row and column, is shown as is.
+async function pasteBoard() {
+  clearErrors('text-error');
+  const lines = (id) => $(id).value.split(/\r?\n/).map((r) => r.trim()).filter((r) => r && !r.startsWith('#'));
+  const rows = lines('board-text');
+  const heights = board.info.stacking && lines('heights-text').length ? lines('heights-text') : null;
+  const body = { board: rows };
+  if (heights) body.heights = heights;
+  try {
+    await api.unseen(state.game, body);
+  } catch (err) {
+    if (err.code !== 'too_many_tiles') { showError('text-error', err); return; }
+  }
+  board.load(rows, heights);
+  board.changed();
+  setResults([], null);
+}
+
+function wire() {
+  $('game').addEventListener('change', () => setGame($('game').value, games.get($('game').value).size === board.size
+    && !games.get($('game').value).stacking && !board.info.stacking).catch((err) => showError('page-error', err)));
+  $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); solve(); });
+  $('rack').addEventListener('input', () => {
+    clearErrors('rack-error');
+    const el = $('rack');
+    const pos = el.selectionStart;
+    el.value = el.value.toUpperCase();
+    el.setSelectionRange(pos, pos);
+    persist();
+    scheduleUnseen();
+  });
+  for (const id of ['premiums', 'count', 'plural', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
+  $('dir').addEventListener('click', () => board.toggleDir());
+  $('blank-toggle').addEventListener('click', () => board.toggleBlank());
+  $('height').addEventListener('change', () => board.setHeight(board.cursor, Number($('height').value)));
+  $('clear-board').addEventListener('click', () => { board.clear(); setResults([], null); });
+  $('share').addEventListener('click', () => copy(shareUrl(state), $('share')));
+  $('paste-board').addEventListener('click', () => { pasteBoard(); });
+  // Ctrl+V on the board takes a whole board as text (rows on separate lines).
+  $('board').addEventListener('paste', (e) => {
+    const text = e.clipboardData ? e.clipboardData.getData('text') : '';
+    e.preventDefault();
+    if (!/\n/.test(text.trim())) return;
+    $('board-text').value = text;
+    document.querySelector('details.board-text').open = true;
+    pasteBoard();
+  });
+  $('copy-board').addEventListener('click', () => copy(board.rows().join('\n'), $('copy-board')));
+  $('play-it').addEventListener('click', playIt);
+  $('compare-btn').addEventListener('click', compareSelected);
+  $('f-square-set').addEventListener('click', () => setFilterSquare(board.cursorSquare()));
+  $('f-square-clear').addEventListener('click', () => setFilterSquare(null));
+  $('check-form').addEventListener('submit', (e) => { e.preventDefault(); checkPlay(); });
+  $('c-cursor').addEventListener('click', () => {
+    const [r, c] = board.cursorSquare();
+    $('c-row').value = r;
+    $('c-col').value = c;
+    $('c-dir').value = board.dir;
+  });
+}
+
+async function start() {
+  wire();
+  showOptions();
+  $('rack').value = state.rack || '';
+  try {
+    const [list, lexicons] = await Promise.all([api.games(), api.lexicons()]);
+    for (const g of list.games) games.set(g.name, g);
+    $('game').replaceChildren(...list.games.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
+    defaultLexicon = lexicons.default;
+    $('lexicon').replaceChildren(...lexicons.lexicons.map((l) => h('option', { value: l.name }, l.name)));
+    $('lexicon').value = state.lexicon || lexicons.default;
+    $('lexicon-field').hidden = lexicons.lexicons.length < 2;
+    if (!games.has(state.game)) state.game = 'crossplay';
+    await setGame(state.game, true);
+    updateCursorControls();
+    document.body.classList.add('ready');
+  } catch (err) {
+    showError('page-error', err);
+  }
+}
+
+start();
