@@ -1347,6 +1347,362 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ Upwords */
+
+/* engine.upwords.generate in C: the same depth-first walk along the forward DAWG for every
+ * line of both views, the same checks, the same plays in the same order. */
+
+#define UP_Q 17
+#define UP_U 21
+#define UP_S 19
+
+typedef struct {
+    int has;    /* the square has a perpendicular word */
+    uint32_t mask;
+    int length, hsum, flat, qu;
+} UpCross;
+
+typedef struct {
+    int n, down, base, row, empty, rack_size, bonus, max_h, qu_bonus, plural_rule, rack_tiles;
+    const uint8_t *cells;
+    const uint8_t *heights;
+    const UpCross *cross;
+    const Dawg *d;
+    int rack[27];
+    uint8_t touch[MAX_N];
+    int nxt[MAX_N + 1];
+    int runs[MAX_N][2];
+    int nruns;
+    Placed placed[MAX_N];
+    int nplaced;
+    PyObject *plays;
+    int err;
+} Up;
+
+/* The state after one tile: the Qu tile walks Q then U. -1: none; -2: malformed. */
+static inline int64_t up_step(const Dawg *d, int64_t s, int code)
+{
+    if (s < 0)
+        return s;
+    s = dawg_step(d, (uint32_t)s, code);
+    if (code == UP_Q && s >= 0)
+        s = dawg_step(d, (uint32_t)s, UP_U);
+    return s;
+}
+
+static inline int up_score(const Up *u, int length, int hsum, int flat, int qu)
+{
+    return flat ? 2 * length + (qu ? u->qu_bonus : 0) : hsum;
+}
+
+static void up_finish(Up *u, int start, int end, int total, int ntiles)
+{
+    int length = end - start, base = u->base;
+    for (int k = 0; k < u->nruns; k++) {
+        int a = u->runs[k][0], b = u->runs[k][1];
+        if (a >= start && b < end) {
+            int all = 1;
+            for (int c = a; c <= b && all; c++) {
+                int hit = 0;
+                for (int j = 0; j < u->nplaced; j++)
+                    hit |= u->placed[j].pos == base + c && u->cells[base + c];
+                all = hit;
+            }
+            if (all)
+                return; /* covers every letter of an existing word */
+        }
+    }
+    if (ntiles == 1) {
+        int p = u->placed[0].pos, code = u->placed[0].code;
+        const UpCross *cr = &u->cross[p];
+        if (length < 2)
+            return; /* no word this way: the other view has it */
+        if (u->down && cr->has)
+            return; /* forms words both ways: found across */
+        if (u->plural_rule && code == UP_S && !u->cells[p] && p - base == end - 1 && length >= 3 && !cr->has)
+            return; /* only pluralises the word before it */
+    }
+    if (u->empty && ntiles < 2)
+        return;
+    if (ntiles == u->rack_size)
+        total += u->bonus;
+    PyObject *placed = PyTuple_New(u->nplaced);
+    if (!placed) {
+        u->err = 1;
+        return;
+    }
+    for (int j = 0; j < u->nplaced; j++) {
+        PyObject *t = Py_BuildValue("(ii)", u->placed[j].pos, u->placed[j].code);
+        if (!t) {
+            Py_DECREF(placed);
+            u->err = 1;
+            return;
+        }
+        PyTuple_SET_ITEM(placed, j, t);
+    }
+    PyObject *play = Py_BuildValue("(iOiiiN)", total, u->down ? Py_True : Py_False, u->row, start,
+                                   length, placed);
+    if (!play || PyList_Append(u->plays, play) < 0)
+        u->err = 1;
+    Py_XDECREF(play);
+}
+
+static void up_dfs(Up *u, int c, int start, int64_t s, int ntiles, int hsum, int flat, int qu,
+                   int xtot, int touched)
+{
+    int n = u->n, base = u->base;
+    if (c == n || !u->cells[base + c]) {
+        if (ntiles && touched && (u->d->mask[s] & 1u) && c - start >= 1) {
+            int length = c - start;
+            int main = length >= 2 ? up_score(u, length, hsum, flat, qu) : 0;
+            up_finish(u, start, c, main + xtot, ntiles);
+            if (u->err)
+                return;
+        }
+        if (c == n)
+            return;
+    }
+    int left = u->rack_tiles - ntiles;
+    if (!touched) {
+        int need = u->nxt[c] - c + ((u->nxt[c] < n && u->cells[base + u->nxt[c]]) ? 0 : 1);
+        if (u->nxt[c] == n || need > left)
+            return;
+    }
+    int i = base + c, here = u->cells[i], h = u->heights[i];
+    if (here) { /* keep the stack as it is */
+        int64_t t = up_step(u->d, s, here);
+        if (t == -2) {
+            u->err = 2;
+            return;
+        }
+        if (t >= 0)
+            up_dfs(u, c + 1, start, t, ntiles, hsum + h, flat && h == 1, qu || here == UP_Q, xtot, 1);
+        if (u->err || h >= u->max_h)
+            return;
+    }
+    if (!left)
+        return;
+    const UpCross *cr = &u->cross[i];
+    uint32_t allowed = cr->has ? cr->mask : ALL_LETTERS;
+    int nh = h + 1;
+    for (int code = 1; code < 27; code++) {
+        if (!u->rack[code] || !((allowed >> code) & 1u) || code == here)
+            continue;
+        int64_t t = up_step(u->d, s, code);
+        if (t == -2) {
+            u->err = 2;
+            return;
+        }
+        if (t < 0)
+            continue;
+        int x = xtot;
+        if (cr->has)
+            x += up_score(u, cr->length, cr->hsum + nh, cr->flat && nh == 1, cr->qu || code == UP_Q);
+        u->rack[code]--;
+        u->placed[u->nplaced].pos = i;
+        u->placed[u->nplaced].code = code;
+        u->nplaced++;
+        up_dfs(u, c + 1, start, t, ntiles + 1, hsum + nh, flat && nh == 1, qu || code == UP_Q, x,
+               touched || u->touch[c]);
+        u->nplaced--;
+        u->rack[code]++;
+        if (u->err)
+            return;
+    }
+}
+
+/* upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule,
+ *         dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them. */
+static PyObject *upwords(PyObject *self, PyObject *args)
+{
+    int n, rack_size, bonus, max_h, qu_bonus, plural_rule;
+    unsigned int droot;
+    Py_buffer cells = {0}, heights = {0}, starts = {0}, rack = {0}, dmask = {0}, dfirst = {0}, dchild = {0};
+    Py_buffer *bufs[] = {&cells, &heights, &starts, &rack, &dmask, &dfirst, &dchild};
+    PyObject *plays = NULL, *result = NULL;
+    uint8_t *vbuf = NULL;
+    UpCross *cross = NULL;
+    Up *u = NULL;
+    Dawg d;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I:upwords", &n, &cells, &heights, &starts, &rack,
+                          &rack_size, &bonus, &max_h, &qu_bonus, &plural_rule, &dmask, &dfirst, &dchild,
+                          &droot))
+        return NULL;
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
+        goto done;
+    }
+    Py_ssize_t nn = (Py_ssize_t)n * n;
+    if (!need_len("cells", &cells, nn, 1) || !need_len("heights", &heights, nn, 1) ||
+        !need_len("rack", &rack, 27, 4))
+        goto done;
+    if (starts.len % 4 || dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4 ||
+        (Py_ssize_t)droot >= dmask.len / 4) {
+        PyErr_SetString(PyExc_ValueError, "start squares and DAWG arrays must hold 4-byte items, root in range");
+        goto done;
+    }
+    const uint8_t *bc = cells.buf, *bh = heights.buf;
+    const int32_t *rk = rack.buf, *st = starts.buf;
+    int empty = 1;
+    for (Py_ssize_t i = 0; i < nn; i++) {
+        if (bc[i] > 26 || bh[i] > 100) {
+            PyErr_Format(PyExc_ValueError, "cells[%zd] = %d / heights %d: not a stack", i, bc[i], bh[i]);
+            goto done;
+        }
+        empty &= !bc[i];
+    }
+    for (Py_ssize_t k = 0; k < starts.len / 4; k++)
+        if (st[k] < 0 || st[k] >= nn) {
+            PyErr_Format(PyExc_ValueError, "start square %d off the board", st[k]);
+            goto done;
+        }
+    d.mask = dmask.buf;
+    d.first = dfirst.buf;
+    d.child = dchild.buf;
+    d.nstates = dmask.len / 4;
+    d.nedges = dchild.len / 4;
+    u = PyMem_Calloc(1, sizeof(Up));
+    vbuf = PyMem_Malloc((size_t)nn * 2);
+    cross = PyMem_Malloc(sizeof(UpCross) * (size_t)nn);
+    plays = PyList_New(0);
+    if (!u || !vbuf || !cross || !plays) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    u->n = n;
+    u->empty = empty;
+    u->rack_size = rack_size;
+    u->bonus = bonus;
+    u->max_h = max_h;
+    u->qu_bonus = qu_bonus;
+    u->plural_rule = plural_rule;
+    u->plays = plays;
+    u->d = &d;
+    for (int i = 0; i < 27; i++) {
+        if (rk[i] < 0 || rk[i] > 1000) {
+            PyErr_SetString(PyExc_ValueError, "rack counts must be 0..1000");
+            goto done;
+        }
+        u->rack[i] = rk[i];
+        u->rack_tiles += rk[i];
+    }
+    uint8_t *vc = vbuf, *vh = vbuf + nn;
+    for (int down = 0; down < 2 && !u->err; down++) {
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                int from = down ? c * n + r : r * n + c;
+                vc[r * n + c] = bc[from];
+                vh[r * n + c] = bh[from];
+            }
+        /* the cross-checks of this view */
+        for (int i = 0; i < nn; i++) {
+            UpCross *x = &cross[i];
+            int r = i / n;
+            x->has = (r > 0 && vc[i - n]) || (r < n - 1 && vc[i + n]);
+            if (!x->has)
+                continue;
+            int top = i, bottom = i;
+            while (top >= n && vc[top - n])
+                top -= n;
+            while (bottom < n * (n - 1) && vc[bottom + n])
+                bottom += n;
+            x->length = 1;
+            x->hsum = 0;
+            x->flat = 1;
+            x->qu = 0;
+            for (int j = top; j <= bottom; j += n) {
+                if (j == i)
+                    continue;
+                x->length++;
+                x->hsum += vh[j];
+                x->flat &= vh[j] == 1;
+                x->qu |= vc[j] == UP_Q;
+            }
+            x->mask = 0;
+            int64_t s = droot;
+            for (int j = top; j < i; j += n)
+                s = up_step(&d, s, vc[j]);
+            if (s == -2)
+                u->err = 2;
+            if (s < 0)
+                continue;
+            for (int code = 1; code < 27; code++) {
+                int64_t t = up_step(&d, s, code);
+                for (int j = i + n; j <= bottom; j += n)
+                    t = up_step(&d, t, vc[j]);
+                if (t == -2)
+                    u->err = 2;
+                if (t >= 0 && (d.mask[t] & 1u))
+                    x->mask |= 1u << code;
+            }
+        }
+        u->down = down;
+        u->cells = vc;
+        u->heights = vh;
+        u->cross = cross;
+        for (int row = 0; row < n && !u->err; row++) {
+            int base = row * n;
+            u->base = base;
+            u->row = row;
+            for (int c = 0; c < n; c++) {
+                if (empty) {
+                    int hit = 0;
+                    for (Py_ssize_t k = 0; k < starts.len / 4; k++) {
+                        int sq = st[k], v = down ? (sq % n) * n + sq / n : sq;
+                        hit |= v == base + c;
+                    }
+                    u->touch[c] = (uint8_t)hit;
+                } else {
+                    u->touch[c] = vc[base + c] || (c > 0 && vc[base + c - 1]) ||
+                                  (c < n - 1 && vc[base + c + 1]) || cross[base + c].has;
+                }
+            }
+            u->nxt[n] = n;
+            for (int c = n - 1; c >= 0; c--)
+                u->nxt[c] = u->touch[c] ? c : u->nxt[c + 1];
+            u->nruns = 0;
+            for (int c = 0; c < n;) {
+                if (vc[base + c]) {
+                    int e = c;
+                    while (e + 1 < n && vc[base + e + 1])
+                        e++;
+                    if (e > c) {
+                        u->runs[u->nruns][0] = c;
+                        u->runs[u->nruns][1] = e;
+                        u->nruns++;
+                    }
+                    c = e + 1;
+                } else {
+                    c++;
+                }
+            }
+            for (int start = 0; start < n && !u->err; start++) {
+                if (start > 0 && vc[base + start - 1])
+                    continue; /* a word cannot start right after a tile */
+                up_dfs(u, start, start, droot, 0, 0, 1, 0, 0, 0);
+            }
+        }
+    }
+    if (u->err == 2)
+        PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
+    if (!u->err)
+    {
+        Py_INCREF(plays);
+        result = plays;
+    }
+done:
+    Py_XDECREF(plays);
+    PyMem_Free(u);
+    PyMem_Free(vbuf);
+    PyMem_Free(cross);
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]->obj)
+            PyBuffer_Release(bufs[i]);
+    return result;
+}
+
 static void packed_free(PyObject *capsule)
 {
     Packed *p = PyCapsule_GetPointer(capsule, PACKED_NAME);
@@ -1411,6 +1767,9 @@ done:
 }
 
 static PyMethodDef methods[] = {
+    {"upwords", upwords, METH_VARARGS,
+     "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
+     "dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them."},
     {"pack", pack, METH_VARARGS,
      "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
     {"generate", generate, METH_VARARGS,

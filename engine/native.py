@@ -143,6 +143,21 @@ def _generate(
     )
 
 
+def upwords(
+    rules: Ruleset, lex: Lexicon, cells: list[int], heights: list[int], rack: list[int], plural_rule: bool = True,
+) -> list[RawPlay]:
+    """Every Upwords play, exactly as :func:`engine.upwords.generate` emits them (same plays,
+    scores and order), generated in C."""
+    if _fastgen is None:
+        raise RuntimeError("engine._fastgen is not built")
+    d = lex.dawg
+    return _fastgen.upwords(  # type: ignore[no-any-return]
+        rules.size, bytes(cells), bytes(heights), array("i", rules.start), array("i", rack),
+        rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, plural_rule,
+        d.mask, d.first, d.child, d.root,
+    )
+
+
 def _filter_args(n: int, flt: MoveFilter | None) -> tuple:
     if flt is None or not flt.active():
         return ()

@@ -203,6 +203,8 @@ def all_raw_plays(
     rack = list(pos.rack)
     if pos.rules.stacking:
         assert pos.heights is not None
+        if native.available:  # the same plays in the same order, generated in C
+            return native.upwords(pos.rules, lex, pos.cells, pos.heights, rack, pos.plural_rule)
         upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule)
         return out
     if native.available:
