@@ -9,6 +9,8 @@
     wordsolver serve [--host H] [--port P] [--workers N]
     wordsolver compile [NAME ...]      compile lexicons into the cache (used at image build)
     wordsolver healthcheck [--url U]   exit 0 when /healthz answers (container health check)
+    wordsolver selfplay --game G --games N --seed S     complete games between engine players
+    wordsolver analyze GAME.gcg [--game G]              grade every turn of a game record
 
 Each solving command computes exactly what its endpoint returns; ``--json`` prints that
 answer (and errors as the API's error envelope, on standard output). A board file holds one
@@ -32,7 +34,7 @@ from pydantic import ValidationError
 
 from engine import EngineError, Lexicon, get_ruleset
 
-from . import service
+from . import cli_games, service
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
@@ -105,7 +107,7 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
     req = MovesIn(
         board=read_rows(args.board) if args.board else None,
         heights=read_rows(args.heights) if args.heights else None,
-        rack=args.rack,
+        **({"rack": args.rack} if args.rack is not None else {}),
         lexicon=args.lexicon,
         limit=args.limit,
         premiums=not args.no_premiums,
@@ -113,6 +115,7 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
         filters=filters,
         plural_rule=not args.no_plural_rule,
         breakdowns=not args.no_breakdowns,
+        cgp=args.cgp,
     )
     rules = get_ruleset(args.game.lower())
     result = service.best_moves_payload(rules, lexicon(settings, args.lexicon), req, settings.default_limit,
@@ -131,6 +134,7 @@ def cmd_score(args: argparse.Namespace, settings: Settings) -> int:
         premiums=not args.no_premiums,
         plural_rule=not args.no_plural_rule,
         better=args.better,
+        cgp=args.cgp,
     )
     rules = get_ruleset(args.game.lower())
     r = service.score_play(rules, lexicon(settings, args.lexicon), req, settings.deadline())
@@ -142,6 +146,8 @@ def cmd_score(args: argparse.Namespace, settings: Settings) -> int:
                      + (f"; you left {r['points_missed']} points on the table" if r["points_missed"] else ""))
         for b in r["better_plays"]:
             lines.append(f"  better: {b['notation']}  {b['score']}")
+    if r.get("cgp"):
+        lines.append(f"cgp after the play: {r['cgp']}")
     emit(args, r, "\n".join(lines + warning_lines(r["warnings"])))
     return 0
 
@@ -248,7 +254,8 @@ def parser() -> argparse.ArgumentParser:
 
     best = sub.add_parser("best", help="print the best plays for a rack and board")
     best.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
-    best.add_argument("--rack", required=True, help="rack letters, '?' for a blank")
+    best.add_argument("--rack", help="rack letters, '?' for a blank (required unless --cgp)")
+    best.add_argument("--cgp", help="the position as one CGP line, instead of --board and --rack")
     best.add_argument("--board", help="board file, one row per line ('-' reads stdin); default empty board")
     best.add_argument("--heights", help="Upwords: stack heights file, one row of digits per line")
     best.add_argument("--lexicon", help="lexicon name (default: the configured default)")
@@ -271,6 +278,7 @@ def parser() -> argparse.ArgumentParser:
     score.add_argument("--heights", help="Upwords: stack heights file")
     score.add_argument("--rack", help="the rack: the play must come from it, and it is ranked")
     score.add_argument("--better", type=int, default=5, help="with --rack: how many better plays to list")
+    score.add_argument("--cgp", help="the position as one CGP line, instead of --board and --rack; prints the CGP after")
     score.add_argument("--lexicon")
     score.add_argument("--no-premiums", action="store_true")
     score.add_argument("--no-plural-rule", action="store_true")
@@ -321,6 +329,8 @@ def parser() -> argparse.ArgumentParser:
     health.add_argument("--url", help="default http://127.0.0.1:$WORDSOLVER_PORT/healthz")
     health.add_argument("--timeout", type=float, default=3.0)
     health.set_defaults(run=cmd_healthcheck)
+
+    cli_games.add_parsers(sub)
     return p
 
 

@@ -21,7 +21,7 @@ from .limits import Gate
 from .observability import Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
-from .routers import compare, docs, games, health, lexicons, page, tiles
+from .routers import analyze, compare, docs, games, health, lexicons, page, tiles
 from .settings import Settings, get_settings
 from .store import make_store
 
@@ -56,8 +56,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store = make_store(settings)
     app.state.gate = Gate(settings.max_expensive)
     install_error_handlers(app)
-    for router in (games.router, tiles.router, compare.router, lexicons.router, health.router, page.router,
-                   docs.router):
+    for router in (games.router, tiles.router, analyze.router, compare.router, lexicons.router, health.router,
+                   page.router, docs.router):
         app.include_router(router)
     app.mount("/static", page.static_files(), name="static")
     app.mount(docs.ASSETS_URL, docs.static_files(), name="docs-assets")

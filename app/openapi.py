@@ -20,7 +20,8 @@ ERROR_DOCS = {
     415: "Body not sent as application/json (`unsupported_media_type`)",
     422: (
         "Invalid request (`invalid_request`), board (`invalid_board`), rack (`invalid_rack`), tile counts "
-        "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), or the search ran past its "
+        "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), CGP position (`invalid_cgp`), "
+        "game record (`invalid_game_record`), or the search ran past its "
         "time budget (`time_budget_exceeded`); `details` names the field or square"
     ),
     503: (

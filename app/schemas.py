@@ -9,13 +9,16 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from .cgp_fields import CGP_DOC, expand_cgp
 
 MAX_SIDE = 32  # no game is larger; bounds board lists and row strings
 Row = Annotated[str, StringConstraints(max_length=MAX_SIDE)]
 Board = Annotated[list[Row], Field(max_length=MAX_SIDE)]
 Rack = Annotated[str, StringConstraints(max_length=MAX_SIDE)]
 LexiconName = Annotated[str, StringConstraints(min_length=1, max_length=100)]
+CgpText = Annotated[str, StringConstraints(max_length=2000)]  # cgp_fields.MAX_CGP
 Direction = Literal["across", "down"]
 
 BOARD_DOC = (
@@ -149,6 +152,9 @@ class ErrorCode(StrEnum):
     request_timeout = "request_timeout"
     internal_error = "internal_error"
     invalid_ruleset = "invalid_ruleset"
+    invalid_cgp = "invalid_cgp"
+    invalid_game_record = "invalid_game_record"
+    illegal_turn = "illegal_turn"
 
 
 class ErrorFieldError(BaseModel):
@@ -223,6 +229,12 @@ class MovesIn(RequestModel):
     filters: MoveFilters | None = None
     plural_rule: bool = Field(default=True, description=PLURAL_DOC)
     breakdowns: bool = Field(default=True, description="Include each play's breakdown; false gives a compact list.")
+    cgp: CgpText | None = Field(default=None, description=CGP_DOC)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_cgp(cls, data: Any) -> Any:
+        return expand_cgp(data)
 
 
 class TileOut(BaseModel):
@@ -288,6 +300,12 @@ class ScoreIn(RequestModel):
         default=5, ge=0, le=100,
         description="With a rack: how many better plays to list in better_plays (the best first).",
     )
+    cgp: CgpText | None = Field(default=None, description=CGP_DOC + " The answer then gives the CGP after the play.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_cgp(cls, data: Any) -> Any:
+        return expand_cgp(data)
 
 
 class PlaySummary(BaseModel):
@@ -326,6 +344,7 @@ class ScoreOut(BaseModel):
         description="With a rack: up to `better` legal plays that rank above this one, best first (empty for a best play)."
     )
     warnings: list[WarningOut]
+    cgp: str | None = Field(default=None, description="Only when the request gave a CGP: the position after the play (the other player to move; tiles drawn unknown).")
 
 
 class CompareIn(RequestModel):

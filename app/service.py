@@ -28,6 +28,7 @@ from engine import (
 )
 from engine.solver import _check_deadline as check_deadline
 
+from .cgp_fields import cgp_after
 from .errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
     AdjustmentOut,
@@ -251,7 +252,7 @@ def score_play(rules: Ruleset, lex: Lexicon, req: ScoreIn, deadline: float | Non
         "total_moves": total,
         "better_plays": better,
         "warnings": warnings_payload(rules, pos.cells, lex),
-    }
+    } | ({"cgp": cgp_after(rules, req.cgp, pos, check)} if req.cgp else {})
 
 
 def compare_games() -> list[Ruleset]:

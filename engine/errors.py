@@ -62,3 +62,22 @@ class IllegalPlayError(EngineError):
 
 class TimeBudgetExceeded(EngineError):
     code = "time_budget_exceeded"
+
+
+class IllegalTurnError(EngineError):
+    """A turn a game's rules do not allow (wrong player, an exchange with too few tiles in
+    the bag, tiles the rack does not hold, a turn after the end)."""
+
+    code = "illegal_turn"
+
+
+class GameRecordError(EngineError):
+    """A game record (GCG) that cannot be read; ``details.line`` names the line."""
+
+    code = "invalid_game_record"
+
+
+class CGPError(EngineError):
+    """A position (CGP) that cannot be read; ``details.field`` and ``details.position`` say where."""
+
+    code = "invalid_cgp"

@@ -6,7 +6,7 @@ the same letter, never above the maximum height (5); the line's letters are cont
 play touches what is there (a tile stacked on a stack, or next to a tile); the first play has
 2+ letters and covers a centre square; every word formed or changed is in the lexicon; a play
 may not cover every letter of an existing word; and (a switch, on by default) a single S may
-not just pluralise a word unless it also forms another word. Q is the Qu tile and reads "QU".
+not just pluralise a word unless it also forms another word (see :func:`only_pluralises`). Q is the Qu tile and reads "QU".
 
 Scoring, per word formed or changed: 2 points a tile when every letter is one tile high (plus
 the Qu bonus when the word holds the Qu tile), else the sum of the stack heights under the
@@ -167,9 +167,8 @@ def _generate_view(
                     return  # no word this way: the other view has it
                 if down and cr is not None:
                     return  # forms words both ways: found across
-                if (plural_rule and code == S and not cells[p] and p - base == end - 1
-                        and length >= 3 and cr is None):
-                    return  # only pluralises the word before it
+                if plural_rule and code == S and not cells[p] and only_pluralises(n, cells, p):
+                    return
             if empty_board and ntiles < 2:
                 return
             if ntiles == rack_size:
@@ -270,15 +269,35 @@ def check_stacking(rules: Ruleset, cells: list[int], heights: list[int],
                     rule="covers_whole_word", **where(i))
     if plural_rule and len(placements) == 1:
         i, code = placements[0]
-        if code == S and not cells[i]:
-            r, c = divmod(i, n)
-            left = c > 0 and cells[i - 1] and c > 1 and cells[i - 2]
-            up = r > 0 and cells[i - n] and r > 1 and cells[i - 2 * n]
-            right = c < n - 1 and cells[i + 1]
-            below = r < n - 1 and cells[i + n]
-            across_word = (c > 0 and cells[i - 1]) or right
-            down_word = (r > 0 and cells[i - n]) or below
-            if (left and not right and not down_word) or (up and not below and not across_word):
-                raise IllegalPlayError(
-                    f"plural rule: the S at {i // n + 1},{i % n + 1} only pluralises a word; it must also form another word",
-                    rule="plural_s", **where(i))
+        if code == S and not cells[i] and only_pluralises(n, cells, i):
+            raise IllegalPlayError(
+                f"plural rule: the S at {i // n + 1},{i % n + 1} only pluralises a word; it must also form another word",
+                rule="plural_s", **where(i))
+
+
+def only_pluralises(n: int, cells: list[int], i: int) -> bool:
+    """Whether a lone S put on the empty square ``i`` only pluralises, read against the rule
+    text ("you may not simply add an S to a word already on the board to form its plural;
+    allowed only if the S is part of another new word formed in the same turn"):
+
+    - along each line, the word the S forms is *just a plural* when the S comes right after a
+      word of 2+ letters on the board, nothing follows it, and that word does not already end
+      in S (HIS -> HISS is a new word, not a plural);
+    - the S is refused when it forms at least one word and every word it forms is just a
+      plural: alone at the end of a word, or at a corner pluralising two words at once (CATS
+      across and DOGS down). A second word that is not a bare plural (IS, SO, HISS) lets it
+      stand.
+    """
+    r, c = divmod(i, n)
+    plural = other = False
+    for step, before, after in ((1, c, n - 1 - c), (n, r, n - 1 - r)):
+        has_prev = before >= 1 and bool(cells[i - step])
+        has_next = after >= 1 and bool(cells[i + step])
+        if not (has_prev or has_next):
+            continue  # no word along this line
+        if (has_prev and not has_next and before >= 2 and cells[i - 2 * step]
+                and cells[i - step] & LETTER_MASK != S):
+            plural = True
+        else:
+            other = True
+    return plural and not other

@@ -152,22 +152,27 @@ def _shape_ok(letters: Letters, heights: Heights, squares: list[Square],
 
 
 def _is_bare_plural(letters: Letters, after: Letters, new: Letters) -> bool:
-    """Single S on an empty square that only turns an existing word into word + S."""
+    """Single S on an empty square whose every word is just an existing word + S (an old word
+    already ending in S, HIS -> HISS, is not a plural); it may stand if it also forms a word
+    that is not a bare plural."""
     if len(new) != 1:
         return False
     [(sq, ch)] = new.items()
     if ch != "S" or sq in letters:
         return False
     r, c = sq
+    plural = other = False
     for step in (ACROSS, DOWN):
-        perp = DOWN if step == ACROSS else ACROSS
+        if len(_run(after, sq, step)) < 2:
+            continue
         prev = (r - step[0], c - step[1])
         nxt = (r + step[0], c + step[1])
-        if prev in letters and nxt not in after:
-            old_word = _run(letters, prev, step)
-            if len(old_word) >= 2 and len(_run(after, sq, perp)) < 2:
-                return True
-    return False
+        if (prev in letters and nxt not in after and len(_run(letters, prev, step)) >= 2
+                and letters[prev] != "S"):
+            plural = True
+        else:
+            other = True
+    return plural and not other
 
 
 def _letters_score(letters: Letters, heights: Heights, new: Letters, words: set[str],

@@ -178,3 +178,36 @@ def test_generated_upwords_plays_rescore_and_recheck(lex: Lexicon) -> None:
     for m in result.moves:
         check = check_play(pos, lex, [((t.row - 1) * 10 + t.col - 1, ord(t.letter) - 64) for t in m.tiles])
         assert check.valid and check.breakdown.total == m.score == breakdown(pos, m).total
+
+
+def _s_moves(lex: Lexicon, tiles: dict) -> list[str]:
+    board, heights = grid(tiles)
+    found = find_moves(position(UP, board, "S", heights), lex, limit=500).moves
+    return sorted(f"{m.row},{m.col} {m.direction} {m.word}" for m in found)
+
+
+def test_plural_s_that_only_pluralises_two_words_is_refused(lex: Lexicon) -> None:
+    # CAT across on row 5 (cols 4-6), DOG down in col 7 (rows 2-4): an S at 5,7 makes CATS and DOGS
+    tiles = {**word_at(5, 4, "CAT"), **word_at(2, 7, "DOG", down=True)}
+    board, heights = grid(tiles)
+    pos = position(UP, board, "S", heights)
+    with pytest.raises(IllegalPlayError, match="plural rule"):
+        check_play(pos, lex, [(4 * 10 + 6, 19)])
+    assert not any("CATS" in m or "DOGS" in m for m in _s_moves(lex, tiles))
+    off = play(lex, tiles, "S", 5, 4, "across", "CATS", plural_rule=False)
+    assert off.valid and sorted(w.word for w in off.breakdown.words) == ["CATS", "DOGS"]
+
+
+def test_adding_s_to_a_word_ending_in_s_is_not_pluralising(lex: Lexicon) -> None:
+    tiles = word_at(5, 4, "HIS")  # HIS -> HISS
+    result = play(lex, tiles, "S", 5, 4, "across", "HISS")
+    assert result.valid and result.breakdown.words[0].word == "HISS"
+    assert "5,4 across HISS" in _s_moves(lex, tiles)
+
+
+def test_plural_s_standing_in_a_non_plural_word_is_allowed(lex: Lexicon) -> None:
+    tiles = {**word_at(5, 4, "CAT"), (6, 7): ("O", 1)}  # the S also starts SO
+    result = play(lex, tiles, "S", 5, 4, "across", "CATS")
+    assert result.valid and sorted(w.word for w in result.breakdown.words) == ["CATS", "SO"]
+    assert "5,4 across CATS" in _s_moves(lex, tiles)
+    # ...but a second word that is itself a bare plural does not count (DOGS above)

@@ -1,0 +1,38 @@
+"""Whole games: grade every turn of a recorded game (GCG)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from engine.analyze import grade
+from engine.game import game_rules
+from engine.gcg import read_gcg
+
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..observability import solving
+from ..openapi import BODY, errors
+from ..schemas_games import AnalyzeIn, AnalyzeOut, analyze_out
+
+router = APIRouter(prefix="/v1/games", tags=["games"])
+
+
+@router.post(
+    "/{game}/analyze",
+    response_model=AnalyzeOut,
+    summary="Grade every turn of a game record (GCG)",
+    description=(
+        "Re-score every turn, check its words, rank it among all plays, list the best plays and "
+        "the points left on the table, and compare the recorded cumulative scores with the "
+        "re-scored ones, naming the first line that differs. One time budget covers the whole "
+        "game: turns it does not reach are re-scored but not ranked (`cut_short`). It counts as an "
+        "expensive search (503 `busy` when the worker's expensive slots are taken)."
+    ),
+    operation_id="analyzeGame",
+    responses=errors(*BODY, 404, 503),
+)
+def analyze(rules: RulesetDep, req: AnalyzeIn, store: StoreDep, settings: SettingsDep, gate: GateDep) -> AnalyzeOut:
+    lex = body_lexicon(store, settings, req.lexicon)
+    imported = read_gcg(req.gcg, game_rules(rules))
+    # every turn enumerates every play: always an expensive search (app/limits.py)
+    with gate.admit(True), solving(rules.name, "analyze"):
+        return analyze_out(grade(imported, lex, req.best, settings.deadline(), req.plural_rule))

@@ -1,0 +1,85 @@
+"""Request and response models of the whole-game endpoints (analysis of a GCG record).
+
+Kept apart from ``schemas.py`` so the single-position models stay small; the shapes mirror
+``engine.analyze``'s dataclasses field for field.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, StringConstraints
+
+from engine.analyze import GameGrade
+
+from .schemas import LexiconName, RequestModel
+
+GCG_DOC = (
+    "The game record in GCG (as Quackle, Macondo and Woogles write it): '#player1 nick Name' lines, "
+    "then one '>nick: RACK 8D WORD +score total' line per turn; exchanges, passes, phonies taken back "
+    "('--'), challenge bonuses, time penalties and end-of-game rack lines are understood."
+)
+
+
+class AnalyzeIn(RequestModel):
+    gcg: Annotated[str, StringConstraints(min_length=1, max_length=60_000)] = Field(description=GCG_DOC)
+    lexicon: LexiconName | None = Field(default=None, description="Lexicon to judge words with; default lexicon if omitted.")
+    best: int = Field(default=3, ge=0, le=20, description="How many best plays to list per turn.")
+    plural_rule: bool = Field(default=True, description="Upwords: a lone S may not just pluralise a word.")
+
+
+class BestPlayOut(BaseModel):
+    play: str = Field(description="GCG notation: '8D WORD' across, 'D8 WORD' down, '.' for a tile on the board.")
+    score: int
+
+
+class TurnGradeOut(BaseModel):
+    turn: int = Field(description="Turn number, 1-based (bonus and end-of-game lines are not turns).")
+    line: int = Field(description="The record's line of this turn.")
+    player: int = Field(description="Seat, 0-based.")
+    name: str
+    kind: Literal["play", "withdrawn", "exchange", "pass"] = Field(
+        description="'withdrawn': a phony taken back after a challenge.")
+    rack: str | None = Field(description="The rack before the turn, when the record shows it.")
+    play: str
+    recorded_score: int = Field(description="The score the record gave (a phony: what it had scored).")
+    score: int | None = Field(description="The score the engine gives the play (0 for exchanges and passes).")
+    valid: bool | None = Field(description="Every word in the lexicon (plays only).")
+    invalid_words: list[str]
+    rank: int | None = Field(description="The play's rank among all legal plays (1 = best); null when not searched or not legal.")
+    total_plays: int | None = Field(description="Legal plays with this rack; null when not searched.")
+    best: list[BestPlayOut]
+    points_left: int | None = Field(description="Best score minus the points the turn kept.")
+    cut_short: bool = Field(description="The time budget ran out before this turn was searched.")
+
+
+class PlayerTotalOut(BaseModel):
+    name: str
+    recorded: int = Field(description="The record's last cumulative score for the player.")
+    rescored: int
+    points_left: int
+
+
+class DifferenceOut(BaseModel):
+    line: int
+    turn: int
+    player: int
+    recorded: int = Field(description="The cumulative score the record shows on that line.")
+    rescored: int
+
+
+class AnalyzeOut(BaseModel):
+    game: str
+    lexicon: str
+    turns: list[TurnGradeOut]
+    players: list[PlayerTotalOut]
+    scores_agree: bool = Field(description="Every recorded cumulative score equals the re-scored one.")
+    first_difference: DifferenceOut | None
+    cut_short: int = Field(description="Turns not searched because the time budget ran out.")
+    notes: list[str]
+
+
+def analyze_out(result: GameGrade) -> AnalyzeOut:
+    from dataclasses import asdict
+
+    return AnalyzeOut.model_validate(asdict(result))

@@ -1,0 +1,57 @@
+"""Self-play speed per game: complete greedy-vs-greedy games per minute on one core.
+
+    python bench/selfplay.py [--games 40] [--repeat 3] [--seed 0] [--python]
+
+Each game is played ``--repeat`` times over the same seeds in one warm process; the median
+rate is reported with the spread (min-max). One process, one core: the figure is games per
+minute per core. ``--python`` turns the compiled core off (engine.native) to show the pure
+Python rate side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import GAMES, default_lexicon, native  # noqa: E402
+from engine.game import game_rules  # noqa: E402
+from engine.selfplay import play_games  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--python", action="store_true", help="also time without the compiled core")
+    args = ap.parse_args()
+    lex = default_lexicon()
+    backends = [("native", native.available)] + ([("python", False)] if args.python else [])
+    print(f"{'game':10} {'core':7} {'games/min':>10} {'spread':>15} {'moves/s':>9} {'turns/game':>10}")
+    for game in GAMES:
+        rules = game_rules(game)
+        for name, flag in backends if not rules.ruleset.stacking else [("python", False)]:
+            saved = native.available
+            native.available = flag
+            rates, moves = [], []
+            turns = 0.0
+            for _ in range(args.repeat):
+                t0 = time.perf_counter()
+                s = play_games(rules, lex, ["greedy", "greedy"], args.games, args.seed)
+                dt = time.perf_counter() - t0
+                rates.append(60 * args.games / dt)
+                moves.append(s.turns_per_game * args.games / dt)
+                turns = s.turns_per_game
+            native.available = saved
+            print(f"{game:10} {name:7} {statistics.median(rates):10.0f} "
+                  f"{f'{min(rates):.0f}-{max(rates):.0f}':>15} {statistics.median(moves):9.0f} {turns:10.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

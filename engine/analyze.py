@@ -1,0 +1,285 @@
+"""Grade a whole game: every turn re-scored, checked against the lexicon and ranked among all
+the plays the rack allowed.
+
+For each turn that uses a player's turn (a play, a phony taken back, an exchange, a pass):
+the rack (when the record shows it), the move, the score the record gave and the score the
+engine gives, whether every word is in the lexicon, the move's rank among all legal plays,
+the best plays, and the points left on the table (the best score minus the points the turn
+actually kept: a phony taken back, an exchange and a pass keep 0). Per player: the recorded
+and re-scored totals and the points left. The recorded cumulative scores are compared line
+by line with re-scored ones and the first line that differs is named.
+
+Re-scoring the lines that are not tile plays: a challenge bonus and a time penalty are taken
+as recorded; an end-of-game line is checked against the tiles it names: ``RACK (RACK) -N``
+must be the game's rack adjustment of that rack, and ``(RACK) +N`` the rack's value, or twice
+it when the other player has no end line (NASPA tournaments and Macondo give the player going
+out twice the opponent's rack; box rules subtract it from the opponent instead: the same
+spread).
+
+Cost: the searches share one deadline (``time.monotonic()``). When it passes, the remaining
+turns are still re-scored and checked but not ranked, and say so (``cut_short``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .board import BLANK, LETTER_MASK
+from .errors import IllegalPlayError, TimeBudgetExceeded
+from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
+from .gcg import Entry, Imported, gcg_word, position_text
+from .lexicon import Lexicon
+from .rules import LETTERS
+from .solver import Position, _raw_squares, all_raw_plays, check_play, materialise, top_moves
+
+
+@dataclass(frozen=True)
+class BestPlay:
+    play: str  # GCG notation: position and word
+    score: int
+
+
+@dataclass(frozen=True)
+class TurnGrade:
+    turn: int  # 1-based, counting turns only (not bonus or end lines)
+    line: int  # the record's line (0 when not read from a record)
+    player: int  # 0-based seat
+    name: str
+    kind: str  # play, withdrawn, exchange, pass
+    rack: str | None  # None when unknown
+    play: str  # "8D WORD", "exchange ABC", "exchange 3", "pass"
+    recorded_score: int  # what the record gave this turn (a phony taken back: what it had scored)
+    score: int | None  # re-scored by the engine (plays and phonies), else 0
+    valid: bool | None  # every word in the lexicon (plays and phonies), else None
+    invalid_words: tuple[str, ...] = ()
+    rank: int | None = None  # among all legal plays, 1 = best; None when not a legal play or not searched
+    total_plays: int | None = None
+    best: tuple[BestPlay, ...] = ()
+    points_left: int | None = None  # best score minus the points kept
+    cut_short: bool = False  # the time budget ran out before this turn was searched
+
+
+@dataclass(frozen=True)
+class PlayerTotal:
+    name: str
+    recorded: int  # the record's last cumulative score for the player
+    rescored: int
+    points_left: int
+
+
+@dataclass(frozen=True)
+class Difference:
+    line: int
+    turn: int  # 1-based turn number of the line (its own for bonus and end lines: the last turn)
+    player: int
+    recorded: int  # the cumulative score the record shows
+    rescored: int
+
+
+@dataclass(frozen=True)
+class GameGrade:
+    game: str
+    lexicon: str
+    turns: tuple[TurnGrade, ...]
+    players: tuple[PlayerTotal, ...]
+    scores_agree: bool
+    first_difference: Difference | None
+    cut_short: int  # turns not searched for lack of time
+    notes: tuple[str, ...] = field(default=())
+
+
+def _rack_value(rules: GameRules, tiles: str) -> int:
+    return sum(rules.ruleset.values[0 if ch == "?" else ord(ch) - 64] for ch in tiles)
+
+
+def _end_rescore(rules: GameRules, turn: Turn, others_have_lines: bool) -> int:
+    if turn.rack:  # "RACK (RACK) -N": this player's own tiles
+        if rules.rack_adjustment == "none":
+            return 0
+        if rules.rack_adjustment == "per_tile":
+            return -rules.ruleset.end_penalty_per_tile * len(turn.tiles or turn.rack)
+        return -_rack_value(rules, turn.tiles or turn.rack)
+    if rules.rack_adjustment != "going_out":
+        return turn.score  # "(RACK) +N" where the game gives nothing: a foreign convention, taken as recorded
+    value = _rack_value(rules, turn.tiles)
+    return value if others_have_lines else 2 * value
+
+
+def _rank(pos: Position, raws: list, turn_tiles: list[tuple[int, str, bool]]) -> int | None:
+    n = pos.rules.size
+    for r in raws:
+        mine = sorted((i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in _raw_squares(n, r))
+        if mine == turn_tiles:
+            better = sum(1 for x in raws if x[0] > r[0])
+            me = materialise(pos.rules, pos.cells, r).sort_key()
+            ties = sum(1 for x in raws if x[0] == r[0] and materialise(pos.rules, pos.cells, x).sort_key() < me)
+            return better + ties + 1
+    return None
+
+
+def grade(
+    imported: Imported,
+    lex: Lexicon,
+    best: int = 3,
+    deadline: float | None = None,
+    plural_rule: bool = True,
+) -> GameGrade:
+    """Grade every turn of an imported record (see the module docstring)."""
+    game: Game = imported.game
+    rules = game.rules
+    rs = rules.ruleset
+    n = rs.size
+    cells = [0] * (n * n)
+    heights: list[int] | None = [0] * (n * n) if rs.stacking else None
+    grades: list[TurnGrade] = []
+    rescored_turn: list[int] = []  # per game turn: the re-scored points of that record
+    phony: dict[int, int] = {}  # game turn index of a phony taken back -> its re-scored points
+    left_total = [0] * rules.players
+    cut = 0
+    notes: list[str] = []
+    out_of_time = False
+    end_players = {t.player for t in game.turns if t.kind == END and t.rack}
+    turn_no = 0
+    for k, turn in enumerate(game.turns):
+        entry: Entry | None = imported.entries[k] if k < len(imported.entries) else None
+        if not turn.uses_turn:
+            if turn.kind == END:
+                others = any(p in end_players for p in range(rules.players) if p != turn.player)
+                if entry is not None:  # "(RACK) +N" names the other players' tiles, kept on the line
+                    turn = replace(turn, tiles=entry.tiles)
+                rescored_turn.append(_end_rescore(rules, turn, others) if (turn.rack or turn.tiles) else turn.score)
+            else:
+                rescored_turn.append(turn.score)
+            continue
+        turn_no += 1
+        pos = Position(rs, list(cells), tile_counts(turn.rack), list(heights) if heights is not None else None, plural_rule)
+        score: int | None = 0
+        valid: bool | None = None
+        invalid: tuple[str, ...] = ()
+        recorded = turn.score
+        kept = 0
+        if turn.kind in (PLAY, WITHDRAWN):
+            assert turn.move is not None
+            placed = placements(rs, turn.move)
+            try:
+                check = check_play(pos, lex, placed, use_rack=False)
+            except IllegalPlayError as exc:  # a rule the record's game did not apply (Upwords plurals)
+                notes.append(f"turn {turn_no} (line {entry.line if entry else 0}): {exc.message}")
+                check = check_play(replace(pos, plural_rule=False), lex, placed, use_rack=False)
+                check = replace(check, invalid_words=[*check.invalid_words, turn.move.word])
+            score, valid, invalid = check.breakdown.total, check.valid, tuple(check.invalid_words)
+            play = f"{position_text(turn.move)} {gcg_word(rs, cells, turn.move)}"
+            if turn.kind == PLAY:
+                kept = score
+                rescored_turn.append(score)
+            else:
+                recorded = entry.score if entry is not None else turn.move.score
+                rescored_turn.append(0)
+                phony[k] = score
+        else:
+            rescored_turn.append(0)
+            play = "pass" if turn.kind == PASS else f"exchange {turn.tiles or turn.count}"
+        rank = total = None
+        tops: tuple[BestPlay, ...] = ()
+        points_left: int | None = None
+        short = False
+        if turn.rack and not out_of_time:
+            try:
+                raws = all_raw_plays(pos, lex, True, deadline)
+                total = len(raws)
+                moves = top_moves(pos, raws, best)
+                tops = tuple(BestPlay(f"{position_text(m)} {gcg_word(rs, cells, m)}", m.score) for m in moves)
+                best_score = moves[0].score if moves else 0
+                points_left = max(best_score - kept, 0)
+                left_total[turn.player] += points_left
+                if turn.kind == PLAY and valid:
+                    target = sorted((i, LETTERS[(c & LETTER_MASK) - 1], bool(c & BLANK)) for i, c in placements(rs, turn.move))  # type: ignore[arg-type]
+                    rank = _rank(pos, raws, target)
+            except TimeBudgetExceeded:
+                out_of_time = True
+        if turn.rack and out_of_time:
+            short = True
+            cut += 1
+        grades.append(TurnGrade(
+            turn=turn_no, line=entry.line if entry is not None else 0, player=turn.player,
+            name=game.names[turn.player], kind=turn.kind, rack=turn.rack or None, play=play,
+            recorded_score=recorded, score=score, valid=valid, invalid_words=invalid, rank=rank,
+            total_plays=total, best=tops, points_left=points_left, cut_short=short,
+        ))
+        if turn.kind == PLAY:
+            assert turn.move is not None
+            for i, code in placements(rs, turn.move):
+                cells[i] = code
+                if heights is not None:
+                    heights[i] += 1
+    return _totals(imported, lex, grades, rescored_turn, phony, left_total, cut, notes)
+
+
+def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_turn: list[int],
+            phony: dict[int, int], left_total: list[int], cut: int, notes: list[str]) -> GameGrade:
+    game = imported.game
+    rules = game.rules
+    recorded = [0] * rules.players
+    rescored = [0] * rules.players
+    first: Difference | None = None
+    claimed: dict[int, int] = {}  # the last cumulative score the record shows per player
+    turn_no = 0
+    withdraw = imported.withdraw_lines
+    for k, turn in enumerate(game.turns):
+        turn_no += turn.uses_turn
+        recorded[turn.player] += turn.score
+        rescored[turn.player] += rescored_turn[k]
+        entry = imported.entries[k] if k < len(imported.entries) else None
+        if entry is None:
+            continue
+        checks = [(entry.line, entry.cumulative, rescored[turn.player])]
+        if turn.kind == WITHDRAWN:  # the phony's line (with its points), then the '--' line
+            checks[0] = (entry.line, entry.cumulative, rescored[turn.player] + phony.get(k, 0))
+            if k in withdraw:
+                checks.append((withdraw[k].line, withdraw[k].cumulative, rescored[turn.player]))
+        claimed[turn.player] = checks[-1][1]
+        for line, want, got in checks:
+            if want != got and first is None:
+                first = Difference(line, max(turn_no, 1), turn.player, want, got)
+    if not any(t.kind == END for t in game.turns):
+        notes.append("the record has no end-of-game lines: the game is unfinished or ended on time")
+    players = tuple(
+        PlayerTotal(game.names[p], claimed.get(p, recorded[p]), rescored[p], left_total[p]) for p in range(rules.players)
+    )
+    return GameGrade(
+        game=rules.name, lexicon=lex.name, turns=tuple(grades), players=players,
+        scores_agree=first is None, first_difference=first, cut_short=cut, notes=tuple(notes),
+    )
+
+
+def table(result: GameGrade) -> str:
+    """The grade as a text table (the CLI's ``analyze`` output)."""
+    head = ("turn", "player", "rack", "play", "score", "engine", "valid", "rank", "best", "left")
+    rows = [head]
+    for t in result.turns:
+        best = f"{t.best[0].play} {t.best[0].score}" if t.best else ("(time)" if t.cut_short else "-")
+        rows.append((
+            str(t.turn), t.name, t.rack or "?", t.play + (" (withdrawn)" if t.kind == WITHDRAWN else ""),
+            str(t.recorded_score), "-" if t.score is None or t.kind not in (PLAY, WITHDRAWN) else str(t.score),
+            "-" if t.valid is None else ("yes" if t.valid else "NO " + ",".join(t.invalid_words)),
+            "-" if t.rank is None else f"{t.rank}/{t.total_plays}", best,
+            "-" if t.points_left is None else str(t.points_left),
+        ))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(head))).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    lines.append("")
+    for p in result.players:
+        lines.append(f"{p.name}: recorded {p.recorded}, re-scored {p.rescored}, points left on the table {p.points_left}")
+    if result.scores_agree:
+        lines.append("recorded cumulative scores agree with the re-scored ones")
+    else:
+        d = result.first_difference
+        assert d is not None
+        lines.append(f"first difference: line {d.line} (turn {d.turn}): recorded {d.recorded}, re-scored {d.rescored}")
+    if result.cut_short:
+        lines.append(f"{result.cut_short} turns were not searched: the time budget ran out")
+    lines += list(result.notes)
+    lines.append(f"{result.game}, lexicon {result.lexicon}")
+    return "\n".join(lines)
+

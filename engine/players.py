@@ -1,0 +1,117 @@
+"""Engine players: given what a player can see, choose a turn.
+
+A player is anything with a ``name`` and a ``choose(view) -> Action`` method
+(:class:`Player`). The :class:`PlayerView` holds what a player at the table knows: the board,
+their own rack, the unseen tiles (bag and the other racks together), the bag size, the scores
+and the game's rules, so later players (leave-aware, simulating) need nothing more.
+
+- ``greedy``: the highest-scoring play (the engine's ranking, so ties break the same way);
+  with no play, an exchange of the whole rack (as many tiles as the game allows, highest
+  value first) when the bag allows one, else a pass.
+- ``random``: a play chosen at random among the best ten, an exchange or a pass now and then
+  (seeded): not a strong player, but it reaches exchanges, passes and odd endings that a
+  greedy game rarely shows, which is what the property tests want.
+
+A new player (leave-aware, simulating) is a class with ``choose`` plus an entry in
+:data:`PLAYERS` (name -> factory taking a seed), after which ``wordsolver selfplay --players
+NAME,greedy`` and :func:`engine.selfplay.play_games` can seat it. The game enforces the rules:
+an exchange the view does not allow, or a play the rack cannot make, is refused with
+``IllegalTurnError`` when the turn is applied.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from .game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
+from .lexicon import Lexicon
+from .solver import Move, Position, find_moves
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str  # "play", "exchange" or "pass"
+    move: Move | None = None
+    tiles: str = ""  # an exchange's tiles, canonical order
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    rules: GameRules
+    position: Position  # the board and this player's rack
+    lexicon: Lexicon
+    me: int  # this player's seat
+    scores: tuple[int, ...]
+    unseen: tuple[int, ...]  # counts of tiles in the bag and on the other racks
+    bag_size: int
+    can_exchange: bool
+    final_turns_left: int | None  # set once the bag is empty in final-turn games
+
+    @property
+    def rack(self) -> str:
+        return tiles_text(self.position.rack)
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, view: PlayerView) -> Action: ...
+
+
+def exchange_tiles(view: PlayerView) -> str:
+    """The tiles a simple player throws back: up to the game's limit, highest value first
+    (blanks are kept)."""
+    values = view.rules.ruleset.values
+    rack = [ch for ch in view.rack if ch != "?"]
+    rack.sort(key=lambda ch: (-values[ord(ch) - 64], ch))
+    return "".join(sorted(rack[: view.rules.exchange_max_tiles]))
+
+
+class GreedyPlayer:
+    name = "greedy"
+
+    def choose(self, view: PlayerView) -> Action:
+        found = find_moves(view.position, view.lexicon, limit=1, count=False)
+        if found.moves:
+            return Action(PLAY, found.moves[0])
+        if view.can_exchange and exchange_tiles(view):
+            return Action(EXCHANGE, tiles=exchange_tiles(view))
+        return Action(PASS)
+
+
+class RandomPlayer:
+    name = "random"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(f"random-player:{seed}")
+
+    def choose(self, view: PlayerView) -> Action:
+        roll = self.rng.random()
+        if roll < 0.05:
+            return Action(PASS)
+        if roll < 0.15 and view.can_exchange:
+            rack = view.rack
+            k = self.rng.randint(1, min(len(rack), view.rules.exchange_max_tiles))
+            picked = self.rng.sample(range(len(rack)), k)
+            return Action(EXCHANGE, tiles=tiles_text(tile_counts("".join(rack[i] for i in picked))))
+        found = find_moves(view.position, view.lexicon, limit=10, count=False)
+        if found.moves:
+            return Action(PLAY, self.rng.choice(found.moves))
+        return Action(PASS)
+
+
+PLAYERS: dict[str, Callable[[int | str], Player]] = {
+    "greedy": lambda seed: GreedyPlayer(),
+    "random": lambda seed: RandomPlayer(seed),
+}
+
+
+def make_player(name: str, seed: int | str = 0) -> Player:
+    """A player by name (``greedy``, ``random``); ValueError names the known ones."""
+    try:
+        return PLAYERS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown player {name!r}; players: {', '.join(PLAYERS)}") from None
