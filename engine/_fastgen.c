@@ -1395,6 +1395,27 @@ static inline int up_score(const Up *u, int length, int hsum, int flat, int qu)
     return flat ? 2 * length + (qu ? u->qu_bonus : 0) : hsum;
 }
 
+/* engine.upwords.only_pluralises: a lone S on the empty square i forms at least one word and
+ * every word it forms is just a plural (right after a word of 2+ letters not ending in S,
+ * nothing after it). */
+static int up_only_pluralises(int n, const uint8_t *cells, int i)
+{
+    int r = i / n, c = i % n, plural = 0, other = 0;
+    for (int k = 0; k < 2; k++) {
+        int step = k ? n : 1, before = k ? r : c, after = k ? n - 1 - r : n - 1 - c;
+        int has_prev = before >= 1 && cells[i - step];
+        int has_next = after >= 1 && cells[i + step];
+        if (!has_prev && !has_next)
+            continue; /* no word along this line */
+        if (has_prev && !has_next && before >= 2 && cells[i - 2 * step] &&
+            (cells[i - step] & LETTER_MASK) != UP_S)
+            plural = 1;
+        else
+            other = 1;
+    }
+    return plural && !other;
+}
+
 static void up_finish(Up *u, int start, int end, int total, int ntiles)
 {
     int length = end - start, base = u->base;
@@ -1419,8 +1440,8 @@ static void up_finish(Up *u, int start, int end, int total, int ntiles)
             return; /* no word this way: the other view has it */
         if (u->down && cr->has)
             return; /* forms words both ways: found across */
-        if (u->plural_rule && code == UP_S && !u->cells[p] && p - base == end - 1 && length >= 3 && !cr->has)
-            return; /* only pluralises the word before it */
+        if (u->plural_rule && code == UP_S && !u->cells[p] && up_only_pluralises(u->n, u->cells, p))
+            return; /* only pluralises (engine.upwords.only_pluralises) */
     }
     if (u->empty && ntiles < 2)
         return;
