@@ -4,7 +4,7 @@
 # Own word lists: mount a directory of *.txt files on /app/user-lexicons.
 
 # --- build: the dependencies (pinned by constraints.txt), then the project, in a virtual
-# environment; a C compiler for the compiled move generator, which must build here
+# environment; a C compiler for the compiled move generator and lexicon builder, which must build here
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -24,8 +24,9 @@ COPY setup.py ./
 COPY engine ./engine
 COPY app ./app
 RUN /opt/venv/bin/pip install --no-cache-dir --no-deps . \
-    # the image must have the compiled core: fail the build if it did not compile
-    && /opt/venv/bin/python -c "import engine._fastgen, engine.native as n; assert n.available"
+    # the image must have the compiled cores (move generator, lexicon builder): fail the build
+    # if either did not compile
+    && /opt/venv/bin/python -c "import engine._fastgen, engine._fastlex, engine.native as n; assert n.available"
 
 # --- runtime: the environment, the shipped word list compiled once, a non-root user; no compiler
 FROM python:3.11-slim

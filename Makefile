@@ -1,17 +1,28 @@
 # Two commands do everything on a fresh machine:
-#   make run    create .venv, install, and serve on http://127.0.0.1:8000 (default lexicon)
-#   make test   create .venv, install with test extras, and run the whole test suite
+#   make run    create .venv, install what serving needs, and serve on http://127.0.0.1:8000
+#   make test   create .venv, install with the test extras, and run the whole test suite
 #   make lint   ruff and mypy (CI runs it after the tests)
 #   make bench  the benchmark suite (bench/run.py)
 PY ?= python3
 VENV := .venv
+# Every install is pinned by constraints.txt. The venv's own pip is used as it comes (no
+# upgrade: that download cost the first run about 3 s and -c works with it).
+PIP := $(VENV)/bin/pip install --quiet --disable-pip-version-check -c constraints.txt
+# Separate stamps: `make run` installs only what serving needs; the test and lint tools
+# come with the first `make test` or `make lint`.
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
-$(STAMP): pyproject.toml setup.py constraints.txt engine/_fastgen.c
+$(VENV)/bin/python:
 	$(PY) -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -c constraints.txt -e '.[test]'
+
+$(STAMP): pyproject.toml setup.py constraints.txt engine/_fastgen.c engine/_fastlex.c | $(VENV)/bin/python
+	$(PIP) -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PIP) -e '.[test]'
+	touch $(TEST_STAMP)
 
 .PHONY: install run test lint bench
 install: $(STAMP)
@@ -19,12 +30,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/wordsolver serve
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(VENV)/bin/python -m pytest
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check engine app tests bench tools
 	$(VENV)/bin/mypy engine app
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(VENV)/bin/python bench/run.py

@@ -1,8 +1,10 @@
-"""Build hook for the optional compiled move generator (engine/_fastgen.c).
+"""Build hook for the optional compiled cores: the move generator (engine/_fastgen.c) and the
+lexicon builder (engine/_fastlex.c).
 
-All project metadata lives in pyproject.toml; this file only declares the C extension. It is
-optional: without a C compiler or the Python headers the build prints a warning, installs
-the pure-Python package and the engine falls back to engine.movegen (see engine/native.py).
+All project metadata lives in pyproject.toml; this file only declares the C extensions. They
+are optional: without a C compiler or the Python headers the build prints a warning, installs
+the pure-Python package and the engine falls back to engine.movegen (see engine/native.py) and
+to the pure-Python lexicon builder (engine/lexicon.py).
 """
 
 from setuptools import Extension, setup
@@ -14,6 +16,12 @@ setup(
             sources=["engine/_fastgen.c"],
             extra_compile_args=["-O3"],
             optional=True,
-        )
+        ),
+        Extension(
+            "engine._fastlex",
+            sources=["engine/_fastlex.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        ),
     ]
 )

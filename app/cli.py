@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import sys
+import time
 import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
@@ -206,10 +207,8 @@ def cmd_unseen(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from .server import run
 
-    # Compile the default lexicon once here if the cache lacks it, so N workers do not all
-    # compile it at once; each worker then loads the cached file in its lifespan.
-    print(f"loading lexicon {settings.default_lexicon!r} (compiled on the first run only)", file=sys.stderr)
-    make_store(settings).get(settings.default_lexicon)
+    # The port is bound at once; each worker loads the default lexicon in the background (one
+    # of them compiles it on the first run, under a lock file, and the others load its file).
     run(
         host=args.host or settings.host,
         port=args.port if args.port is not None else settings.port,
@@ -223,10 +222,17 @@ def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_compile(args: argparse.Namespace, settings: Settings) -> int:
+    from engine.lexicon import cache_writable, default_cache_dir
+
+    cache = settings.cache_dir or default_cache_dir()
+    if not cache_writable(cache):  # the compiled file would be thrown away
+        print(f"error: the lexicon cache directory {cache} is not writable (WORDSOLVER_CACHE_DIR)", file=sys.stderr)
+        return 2
     store = make_store(settings)
     for name in args.names or [settings.default_lexicon]:
+        start = time.monotonic()
         lex = store.get(name)
-        print(f"{lex.name}: {lex.word_count} words")
+        print(f"{lex.name}: {lex.word_count} words, ready in {time.monotonic() - start:.1f} s")
     return 0
 
 

@@ -1,7 +1,9 @@
 """Dependencies shared by the routers, as ``Annotated`` aliases.
 
-Trivial lookups are ``async def`` (no threadpool hop); anything that may compile a lexicon
-is a plain ``def`` and runs in the threadpool.
+Trivial lookups are ``async def`` (no threadpool hop); anything that may load a lexicon
+is a plain ``def`` and runs in the threadpool. No request waits for a compile: a lexicon that
+is not compiled yet starts compiling in the background and the request gets 503 not_ready
+with Retry-After (LexiconStore.get_ready).
 """
 
 from __future__ import annotations
@@ -52,16 +54,16 @@ LexiconPath = Annotated[str, Path(max_length=100, description="A lexicon name (G
 
 
 def path_lexicon(name: LexiconPath, store: StoreDep) -> Lexicon:
-    """The lexicon named in the path, compiled on first use (a plain def: runs in the threadpool)."""
-    return store.get(name)
+    """The lexicon named in the path, if loaded (a plain def: a cached load runs in the threadpool)."""
+    return store.get_ready(name)
 
 
 LexiconDep = Annotated[Lexicon, Depends(path_lexicon)]
 
 
 def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> Lexicon:
-    """The lexicon a request body names, or the configured default."""
-    return store.get(name or settings.default_lexicon)
+    """The lexicon a request body names, or the configured default (503 while it compiles)."""
+    return store.get_ready(name or settings.default_lexicon)
 
 
 async def expensive_gate(request: Request) -> Gate:

@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from engine import (
     EngineError,
+    LexiconNotReadyError,
     RulesetError,
     UnknownGameError,
     UnknownLexiconError,
@@ -59,15 +60,18 @@ def engine_status(exc: EngineError) -> int:
         return 404
     if isinstance(exc, RulesetError):
         return 500  # a malformed ruleset file is the server's fault, not the caller's
+    if isinstance(exc, LexiconNotReadyError):
+        return 503
     return 422
 
 
 async def engine_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, EngineError)
     status = engine_status(exc)
-    if status >= 500:
+    if status >= 500 and status != 503:
         log.error("engine error %s: %s", exc.code, exc.message)
-    return JSON({"error": error_body(exc)}, status_code=status)
+    headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, LexiconNotReadyError) else None
+    return JSON({"error": error_body(exc)}, status_code=status, headers=headers)
 
 
 def _where(loc: tuple[Any, ...] | list[Any]) -> str:

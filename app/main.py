@@ -1,24 +1,29 @@
 """The ASGI app: ``app.main:app``.
 
 Resources are built once per process: the lexicon store (lexicons compiled on first use and
-then shared by every request) and the default lexicon, loaded in the lifespan before the
-server accepts requests, so ``/readyz`` is true from the first request on.
+then shared by every request) and the default lexicon, whose loading the lifespan starts in a
+background thread: the port is bound at once, ``/healthz`` answers, and ``/readyz`` and the
+solving endpoints answer 503 ``not_ready`` (with ``Retry-After``) until it is loaded. With
+several workers one process compiles (a lock file in the cache directory) and the others
+load its file.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import anyio
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from engine import GAMES
+from engine.lexicon import cache_writable, default_cache_dir, native_available
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
 from .limits import Gate
-from .observability import Observe, configure_access_log
+from .observability import COMPILES, Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
 from .routers import analyze, compare, docs, games, health, lexicons, page, tiles
@@ -32,11 +37,43 @@ blank; rows and columns are 1-indexed. Every error is `{{"error": {{"code", "mes
 """
 
 
+log = logging.getLogger("wordsolver")
+
+
+class _Format(logging.Formatter):
+    """Lines like uvicorn's own: ``INFO:     message``."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname + ':':<10}{record.getMessage()}"
+
+
+def configure_logging(level: str) -> None:
+    """Send the service's own log lines (lexicon progress, warnings) to stderr beside uvicorn's,
+    unless the host application configured logging already."""
+    if log.handlers or logging.getLogger().handlers:
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Format())
+    log.addHandler(handler)
+    log.setLevel(level.upper())
+
+
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     settings: Settings = app.state.settings
-    # Compiling (first run) or loading the cached default list is blocking work: use a thread.
-    await anyio.to_thread.run_sync(app.state.store.get, settings.default_lexicon)
+    configure_logging(settings.log_level)
+    cache = settings.cache_dir or default_cache_dir()
+    if not cache_writable(cache):
+        log.warning(
+            "!!! the lexicon cache directory %s is not writable: every worker compiles every list at every "
+            "start (slow, and more memory). Set WORDSOLVER_CACHE_DIR to a writable directory.", cache,
+        )
+    if not native_available():
+        log.warning("the compiled lexicon builder (engine._fastlex) is not built: compiling a list takes 8-30 s")
+    # Loading (or, on the first run, compiling) the default list runs in a background thread:
+    # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
+    log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)
+    app.state.store.start(settings.default_lexicon)
     yield
 
 
@@ -55,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = make_store(settings)
     app.state.gate = Gate(settings.max_expensive)
+    app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, analyze.router, compare.router, lexicons.router, health.router,
                    page.router, docs.router):

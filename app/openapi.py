@@ -21,12 +21,13 @@ ERROR_DOCS = {
     422: (
         "Invalid request (`invalid_request`), board (`invalid_board`), rack (`invalid_rack`), tile counts "
         "(`too_many_tiles`), play (`illegal_play`), filter (`invalid_filter`), CGP position (`invalid_cgp`), "
-        "game record (`invalid_game_record`), or the search ran past its "
-        "time budget (`time_budget_exceeded`); `details` names the field or square"
+        "game record (`invalid_game_record`), the search ran past its time budget (`time_budget_exceeded`), "
+        "or the named word list cannot be used (`lexicon_too_large`, `invalid_word_file`); `details` names "
+        "the field, square, limit or line"
     ),
     503: (
-        "The lexicon is still loading (`not_ready`), or this worker is already running its share of "
-        "expensive searches (`busy`); retry after the Retry-After header's seconds"
+        "The lexicon is still compiling or loading (`not_ready`), or this worker is already running its "
+        "share of expensive searches (`busy`); retry after the Retry-After header's seconds"
     ),
 }
 
@@ -35,7 +36,13 @@ BODY = (400, 413, 415, 422)  # what any endpoint with a JSON body can answer
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The ``responses`` entry documenting these error statuses with the one error envelope."""
-    return {s: {"model": ErrorOut, "description": ERROR_DOCS[s]} for s in sorted(set(statuses))}
+    out: dict[int | str, dict[str, Any]] = {
+        s: {"model": ErrorOut, "description": ERROR_DOCS[s]} for s in sorted(set(statuses))
+    }
+    if 503 in out:
+        out[503]["headers"] = {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                               "schema": {"type": "integer"}}}
+    return out
 
 
 MIDGAME = [

@@ -150,6 +150,8 @@ class ErrorCode(StrEnum):
     not_ready = "not_ready"
     busy = "busy"
     request_timeout = "request_timeout"
+    lexicon_too_large = "lexicon_too_large"
+    invalid_word_file = "invalid_word_file"
     internal_error = "internal_error"
     invalid_ruleset = "invalid_ruleset"
     invalid_cgp = "invalid_cgp"
@@ -180,12 +182,23 @@ class ErrorDetails(BaseModel):
     expected: int | None = None
     available: int | None = None
     position: int | None = None
+    retry_after: int | None = Field(default=None, description="not_ready: seconds to wait (also the Retry-After header).")
+    limit: int | None = Field(default=None, description="lexicon_too_large: the word limit.")
+    words: int | None = Field(default=None, description="lexicon_too_large: the list's word count.")
+    limit_seconds: float | None = Field(default=None, description="lexicon_too_large: the compile time limit.")
+    limit_mb: int | None = Field(default=None, description="lexicon_too_large: the compile memory limit.")
+    file: str | None = Field(default=None, description="invalid_word_file, lexicon_too_large: the word file.")
+    line: int | None = Field(default=None, description="invalid_word_file: the 1-indexed line of the problem.")
+    cause: ErrorBody | None = Field(default=None, description="/readyz: why the default lexicon failed to load.")
 
 
 class ErrorBody(BaseModel):
     code: ErrorCode
     message: str = Field(description="What is wrong and where, for a person.")
     details: ErrorDetails
+
+
+ErrorDetails.model_rebuild()  # `cause` refers to ErrorBody, defined after it
 
 
 class ErrorOut(BaseModel):
@@ -410,9 +423,15 @@ class EndOut(BaseModel):
 
 class LexiconOut(BaseModel):
     name: str
-    word_count: int | None = Field(description="Null if the list could not be read.")
+    word_count: int | None = Field(description="Null until the list is compiled, or if it could not be.")
     provenance: str
     default: bool
+    status: Literal["ready", "loading", "compiled", "not_compiled", "failed"] = Field(
+        description="ready: loaded in this worker; loading: compiling or loading now; compiled: in the disk "
+        "cache (loads in milliseconds on first use); not_compiled: compiled on first use (503 not_ready "
+        "meanwhile); failed: see error."
+    )
+    error: ErrorBody | None = Field(default=None, description="Why a failed list could not be loaded.")
 
 
 class LexiconsOut(BaseModel):

@@ -37,6 +37,7 @@ from .schemas import (
     CompareIn,
     EndIn,
     EndOut,
+    ErrorBody,
     GameName,
     GameOut,
     GameSummary,
@@ -312,11 +313,15 @@ def end_of_game(rules: Ruleset, req: EndIn) -> EndOut:
 
 
 def lexicon_info(store: LexiconStore, name: str, default: str) -> LexiconOut:
-    try:
-        count: int | None = store.get(name).word_count
-    except (OSError, ValueError):
-        count = None  # an unreadable user file; the other lexicons still list
-    return LexiconOut(name=name, word_count=count, provenance=store.provenance(name), default=name == default)
+    """What is known of a lexicon without loading or compiling it (listing stays cheap). Every
+    field is set, so the routers' ``exclude_unset`` drops only the error details that do not apply."""
+    status, count = store.describe(name)
+    failure = store.error(name) if status == "failed" else None
+    return LexiconOut(
+        name=name, word_count=count, provenance=store.provenance(name), default=name == default,
+        status=status,  # type: ignore[arg-type]
+        error=ErrorBody(**error_body(failure)) if failure is not None else None,
+    )
 
 
 def check_words(lex: Lexicon, words: list[str]) -> CheckOut:

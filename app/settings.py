@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     cache_dir: Path | None = None  # compiled lexicons; None: $XDG_CACHE_HOME or ~/.cache/wordsolver
     shipped_lexicon_dir: Path | None = None  # where word-list.txt.gz lives; None: next to engine/
     default_lexicon: str = "word-list"
+    max_lexicon_words: int = Field(default=1_000_000, ge=1)  # a larger word list is refused
+    max_compile_seconds: float = Field(default=300.0, gt=0)  # a compile taking longer is stopped
+    max_compile_mb: int = Field(default=2048, ge=0)  # address space of the compiling process; 0: no limit
 
     cors_origins: str = ""  # comma-separated origins, or "*"
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)

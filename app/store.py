@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import LexiconStore
+from engine.lexicon import CompileLimits
 from engine.lexicons import SHIPPED_DIR
 
 from .settings import Settings
@@ -11,4 +12,9 @@ from .settings import Settings
 def make_store(settings: Settings) -> LexiconStore:
     """Lexicons by name: the shipped default plus every ``*.txt`` in ``settings.lexicon_dir``,
     each compiled on first use (cached on disk in ``settings.cache_dir``) and then kept."""
-    return LexiconStore(settings.lexicon_dir, settings.cache_dir, settings.shipped_lexicon_dir or SHIPPED_DIR)
+    return LexiconStore(
+        settings.lexicon_dir,
+        settings.cache_dir,
+        settings.shipped_lexicon_dir or SHIPPED_DIR,
+        limits=CompileLimits(settings.max_lexicon_words, settings.max_compile_seconds, settings.max_compile_mb),
+    )

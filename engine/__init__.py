@@ -15,11 +15,14 @@ from .errors import (
     IllegalPlayError,
     InvalidBoardError,
     InvalidRackError,
+    LexiconNotReadyError,
+    LexiconTooLargeError,
     RulesetError,
     TileCountError,
     TimeBudgetExceeded,
     UnknownGameError,
     UnknownLexiconError,
+    WordFileError,
 )
 from .lexicon import Lexicon, from_words, load_word_file
 from .lexicons import LexiconStore, default_lexicon
@@ -56,7 +59,9 @@ __all__ = [
     "InvalidBoardError",
     "InvalidRackError",
     "Lexicon",
+    "LexiconNotReadyError",
     "LexiconStore",
+    "LexiconTooLargeError",
     "Move",
     "Notation",
     "MoveFilter",
@@ -72,6 +77,7 @@ __all__ = [
     "UnknownLexiconError",
     "Unseen",
     "board_findings",
+    "WordFileError",
     "breakdown",
     "check_play",
     "default_lexicon",

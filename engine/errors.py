@@ -6,6 +6,9 @@ the whole tree to 4xx responses in one handler.
     EngineError                 base class; ``code`` and ``details`` are machine-readable
     ├── UnknownGameError        no ruleset by that name                       (404)
     ├── UnknownLexiconError     no lexicon by that name                       (404)
+    ├── LexiconNotReadyError    the lexicon is still compiling or loading     (503, retry)
+    ├── LexiconTooLargeError    a word list over the configured word limit    (422)
+    ├── WordFileError           a word file that is not UTF-8 text            (422)
     ├── RulesetError            a ruleset file is malformed (a server bug)    (500 at load)
     ├── InvalidBoardError       board text is the wrong size or has a bad character (422)
     ├── InvalidRackError        rack too long, bad character, too many blanks (422)
@@ -38,6 +41,24 @@ class UnknownGameError(EngineError):
 
 class UnknownLexiconError(EngineError):
     code = "unknown_lexicon"
+
+
+class LexiconNotReadyError(EngineError):
+    """The lexicon is being compiled or loaded; ``retry_after`` (seconds) says when to ask again."""
+
+    code = "not_ready"
+
+    def __init__(self, message: str, retry_after: int = 1, **details: Any) -> None:
+        super().__init__(message, retry_after=retry_after, **details)
+        self.retry_after = retry_after
+
+
+class LexiconTooLargeError(EngineError):
+    code = "lexicon_too_large"
+
+
+class WordFileError(EngineError):
+    code = "invalid_word_file"
 
 
 class RulesetError(EngineError):

@@ -14,27 +14,49 @@ Each automaton is three arrays (state ``s``, letters as codes 1..26, SEP = 27):
 - ``child[e]``: the state an edge leads to.
 
 The 270k-word default list gives a 78k-state DAWG and a 591k-state GADDAG (about 10 MB of
-arrays); compiling takes about 20 s and 400 MB, so it runs in a child process, once per
-list content: compiled files are cached on disk under the SHA-256 of the list's bytes.
+arrays). The optional C builder (``engine/_fastlex.c``) builds both in about 0.6 s; the
+pure-Python builder here makes identical arrays in 8-30 s. A word file is compiled once per
+content and machine, in a child process (its memory goes back to the system), under a
+lock file so concurrent workers do not compile it twice; the result is cached on disk under
+the SHA-256 of the list's bytes, with a checksum that is verified at every load.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import json
+import logging
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UnknownLexiconError
+from .errors import EngineError, LexiconTooLargeError, UnknownLexiconError, WordFileError
 
-MAGIC = b"DAWG\x03\x00\x00\x00"
+try:
+    from . import _fastlex  # type: ignore[attr-defined]
+except ImportError:  # not built: the pure-Python builder is used
+    _fastlex = None
+
+MAGIC = b"DAWG\x04\x00\x00\x00"
 MIN_LEN, MAX_LEN = 2, 15
-FORMAT_VERSION = "3"
+FORMAT_VERSION = "4"
 SEP = 27
+MAX_WORDS = 1_000_000  # default limit on a list's size (WORDSOLVER_MAX_LEXICON_WORDS)
+PROGRESS_EVERY = 5.0  # seconds between "still compiling" log lines
+log = logging.getLogger("wordsolver.lexicon")
+
+
+def native_available() -> bool:
+    """Whether the C builder is built and not switched off by ``WORDSOLVER_PURE_PYTHON``."""
+    return _fastlex is not None and not os.environ.get("WORDSOLVER_PURE_PYTHON")
 
 
 class Automaton:
@@ -130,67 +152,57 @@ def normalise(lines: Iterable[str]) -> list[str]:
     return sorted(words)
 
 
-class _Node:
-    __slots__ = ("final", "edges")
-
-    def __init__(self) -> None:
-        self.final = False
-        self.edges: list[list] = []  # [code, child]; child is a state id once frozen
-
-
 def _minimal_automaton(strings: list[str]) -> Automaton:
     """The minimal automaton of sorted unique strings (Daciuk's incremental method).
-    Characters map to codes ``ord(ch) - 64``: A..Z are 1..26 and ``[`` is SEP (27)."""
-    register: dict[tuple, int] = {}
-    finals: list[bool] = []
-    edges_of: list[tuple] = []
+    Characters map to codes ``ord(ch) - 64``: A..Z are 1..26 and ``[`` is SEP (27).
 
-    def freeze(node: _Node) -> int:
-        sig = (node.final, tuple((c, s) for c, s in node.edges))
-        sid = register.get(sig)
+    The open path (the last string's states not yet frozen) is kept as per-depth lists of edge
+    codes and targets; a state is frozen, children first, when no later string can add to it,
+    and written to the arrays at once under the next id unless an equal state exists. The C
+    builder (engine/_fastlex.c) does exactly this, so both give identical arrays."""
+    register: dict[tuple[int, ...], int] = {}
+    mask, first, child, longest = array("I"), array("I"), array("I"), array("I")
+    codes: list[list[int]] = [[]]  # codes[d]: edge letters of the open state at depth d
+    kids: list[list[int]] = [[]]  # kids[d]: their targets (the last one is still open)
+    final = [False]
+
+    def freeze(d: int) -> int:
+        cs, ks = codes[d], kids[d]
+        key = (final[d], *cs, *ks)
+        sid = register.get(key)
         if sid is None:
-            sid = register[sig] = len(finals)
-            finals.append(node.final)
-            edges_of.append(sig[1])
+            sid = register[key] = len(mask)
+            m = 1 if final[d] else 0
+            best = 0
+            for code, target in zip(cs, ks, strict=True):
+                m |= 1 << code
+                best = max(best, longest[target] + (code != SEP))
+            mask.append(m)
+            first.append(len(child))
+            longest.append(best)
+            child.extend(ks)
         return sid
 
-    path = [_Node()]
     prev = ""
     for w in strings:
         p = 0
         limit = min(len(prev), len(w))
         while p < limit and prev[p] == w[p]:
             p += 1
-        for i in range(len(path) - 1, p, -1):  # freeze the old string's unshared tail
-            path[i - 1].edges[-1][1] = freeze(path[i])
-        del path[p + 1 :]
-        node = path[p]
+        for d in range(len(prev), p, -1):  # freeze the old string's unshared tail
+            kids[d - 1][-1] = freeze(d)
+        del codes[p + 1 :], kids[p + 1 :], final[p + 1 :]
         for ch in w[p:]:
-            nxt = _Node()
-            node.edges.append([ord(ch) - 64, nxt])
-            path.append(nxt)
-            node = nxt
-        node.final = True
+            codes[-1].append(ord(ch) - 64)
+            kids[-1].append(0)
+            codes.append([])
+            kids.append([])
+            final.append(False)
+        final[-1] = True
         prev = w
-    for i in range(len(path) - 1, 0, -1):
-        path[i - 1].edges[-1][1] = freeze(path[i])
-    root = freeze(path[0])
-    register.clear()
-
-    mask = array("I", bytes(4 * len(finals)))
-    first = array("I", bytes(4 * len(finals)))
-    longest = array("I", bytes(4 * len(finals)))
-    child = array("I")
-    for sid, (final, edges) in enumerate(zip(finals, edges_of, strict=True)):  # children come first
-        m = 1 if final else 0
-        first[sid] = len(child)
-        best = 0
-        for code, target in edges:
-            m |= 1 << code
-            child.append(target)
-            best = max(best, longest[target] + (code != SEP))
-        mask[sid] = m
-        longest[sid] = best
+    for d in range(len(prev), 0, -1):
+        kids[d - 1][-1] = freeze(d)
+    root = freeze(0)
     return Automaton(root, mask, first, child, longest)
 
 
@@ -205,10 +217,27 @@ def gaddag_strings(words: list[str]) -> list[str]:
     return out
 
 
-def compile_words(words: list[str], name: str = "custom", digest: str = "") -> Lexicon:
-    """Build the DAWG and the GADDAG of sorted unique uppercase words."""
-    dawg = _minimal_automaton(words)
-    gaddag = _minimal_automaton(gaddag_strings(words))
+def _native_automaton(words: list[str], gaddag: bool) -> Automaton:
+    assert _fastlex is not None
+    root, *buffers = _fastlex.build("\n".join(words).encode("ascii"), gaddag)
+    arrays = []
+    for buf in buffers:
+        a = array("I")
+        a.frombytes(buf)
+        arrays.append(a)
+    mask, first, child, longest = arrays
+    return Automaton(root, mask, first, child, longest)
+
+
+def compile_words(words: list[str], name: str = "custom", digest: str = "", native: bool | None = None) -> Lexicon:
+    """Build the DAWG and the GADDAG of sorted unique uppercase words, with the C builder when
+    it is available (``native=None``) or as asked; both builders give identical arrays."""
+    if native is None:
+        native = native_available()
+    if native:
+        dawg, gaddag = _native_automaton(words, False), _native_automaton(words, True)
+    else:
+        dawg, gaddag = _minimal_automaton(words), _minimal_automaton(gaddag_strings(words))
     return Lexicon(name, len(words), digest, dawg, gaddag)
 
 
@@ -220,6 +249,17 @@ def digest_bytes(content: bytes) -> str:
     return hashlib.sha256(FORMAT_VERSION.encode() + b"\0" + content).hexdigest()
 
 
+# ----------------------------------------------------------------------------- compiled files
+#
+# MAGIC, then uint32 little-endian: word_count, and per automaton (DAWG, GADDAG) root,
+# n_states, n_edges, mask[n_states], first[n_states], child[n_edges], longest[n_states];
+# then the SHA-256 of everything before it (32 bytes).
+
+
+class DamagedFileError(ValueError):
+    """A compiled file that is truncated, of another format, or fails its checksum."""
+
+
 def save(lex: Lexicon, path: Path) -> None:
     arrays = [array("I", [lex.word_count])]
     for auto in (lex.dawg, lex.gaddag):
@@ -229,37 +269,89 @@ def save(lex: Lexicon, path: Path) -> None:
         arrays = [array("I", a) for a in arrays]
         for a in arrays:
             a.byteswap()
+    body = MAGIC + b"".join(a.tobytes() for a in arrays)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     with open(tmp, "wb") as f:
-        f.write(MAGIC)
-        for a in arrays:
-            a.tofile(f)
+        f.write(body)
+        f.write(hashlib.sha256(body).digest())
     os.replace(tmp, path)  # atomic: concurrent workers never read half a file
 
 
 def load(path: Path, name: str, digest: str) -> Lexicon:
-    def read(f, n: int) -> array:  # type: ignore[no-untyped-def]
+    """Read a compiled file; :class:`DamagedFileError` unless every byte checks out."""
+    data = path.read_bytes()
+    if len(data) < len(MAGIC) + 4 + 32 or data[: len(MAGIC)] != MAGIC:
+        raise DamagedFileError(f"{path} is not a compiled lexicon of format {FORMAT_VERSION}")
+    body, checksum = memoryview(data)[:-32], data[-32:]
+    if hashlib.sha256(body).digest() != checksum:
+        raise DamagedFileError(f"{path} fails its checksum")
+    pos = len(MAGIC)
+
+    def read(n: int) -> array:
+        nonlocal pos
+        if pos + 4 * n > len(body):
+            raise DamagedFileError(f"{path} is truncated")
         a = array("I")
-        a.fromfile(f, n)
+        a.frombytes(body[pos : pos + 4 * n])
+        pos += 4 * n
         if sys.byteorder != "little":
             a.byteswap()
         return a
 
-    with open(path, "rb") as f:
-        if f.read(len(MAGIC)) != MAGIC:
-            raise ValueError(f"{path} is not a compiled lexicon")
-        (word_count,) = read(f, 1)
-        autos = []
-        for _ in range(2):
-            root, n_states, n_edges = read(f, 3)
-            autos.append(Automaton(root, read(f, n_states), read(f, n_states), read(f, n_edges),
-                                   read(f, n_states)))
+    (word_count,) = read(1)
+    autos = []
+    for _ in range(2):
+        root, n_states, n_edges = read(3)
+        autos.append(Automaton(root, read(n_states), read(n_states), read(n_edges), read(n_states)))
+    if pos != len(body):
+        raise DamagedFileError(f"{path} has {len(body) - pos} bytes too many")
     return Lexicon(name, word_count, digest, autos[0], autos[1])
+
+
+# ----------------------------------------------------------------------------- word files
 
 
 def read_word_bytes(path: Path) -> bytes:
     raw = path.read_bytes()
-    return gzip.decompress(raw) if path.suffix == ".gz" else raw
+    if path.suffix != ".gz":
+        return raw
+    try:
+        return gzip.decompress(raw)
+    except (OSError, EOFError) as exc:
+        raise WordFileError(f"{path.name} is not a readable gzip file: {exc}", file=path.name) from None
+
+
+def decode_words(content: bytes, source: str = "the word list") -> list[str]:
+    """The lines of a word file: UTF-8 with or without a BOM, any line ends. Binary data and
+    other encodings are refused with the line they are on, rather than read as garbage."""
+    if content.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise WordFileError(f"{source} is UTF-16; save it as UTF-8 (one word per line)", file=source, line=1)
+    nul = content.find(b"\0")
+    if nul >= 0:
+        line = content.count(b"\n", 0, nul) + 1
+        raise WordFileError(f"{source} is binary, not text (a NUL byte on line {line})", file=source, line=line)
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = content.count(b"\n", 0, exc.start) + 1
+        byte = content[exc.start]
+        raise WordFileError(f"{source} is not UTF-8: byte 0x{byte:02x} on line {line}", file=source, line=line) from None
+    return text.splitlines()
+
+
+def words_of(content: bytes, source: str, max_words: int = MAX_WORDS) -> list[str]:
+    """The normalised words of a word file's bytes, refused above ``max_words``."""
+    words = normalise(decode_words(content, source))
+    if len(words) > max_words:
+        raise too_many_words(source, len(words), max_words)
+    return words
+
+
+def too_many_words(source: str, count: int, limit: int) -> LexiconTooLargeError:
+    return LexiconTooLargeError(
+        f"{source} has {count} words; the limit is {limit} (setting WORDSOLVER_MAX_LEXICON_WORDS)",
+        file=source, words=count, limit=limit,
+    )
 
 
 def default_cache_dir() -> Path:
@@ -267,44 +359,234 @@ def default_cache_dir() -> Path:
     return Path(base) / "wordsolver"
 
 
-def compile_file(path: Path, cached: Path) -> None:
-    """Compile a word file into ``cached`` (what the child process runs)."""
+def cache_writable(cache: Path) -> bool:
+    """Whether compiled lexicons can be written to ``cache`` (creating it if needed)."""
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=cache, prefix=".probe-"):
+            pass
+        return True
+    except OSError:
+        return False
+
+
+def cached_word_count(cached: Path) -> int | None:
+    """The word count in a compiled file's header (not verified), or None without the file."""
+    try:
+        with open(cached, "rb") as f:
+            head = f.read(len(MAGIC) + 4)
+    except OSError:
+        return None
+    if len(head) < len(MAGIC) + 4 or head[: len(MAGIC)] != MAGIC:
+        return None
+    return int.from_bytes(head[len(MAGIC) :], "little")
+
+
+def compile_file(path: Path, cached: Path, max_words: int = MAX_WORDS) -> int:
+    """Compile a word file into ``cached`` (what the child process runs); the word count."""
     content = read_word_bytes(path)
-    words = normalise(content.decode("utf-8", errors="replace").splitlines())
+    words = words_of(content, path.name, max_words)
     save(compile_words(words, "", digest_bytes(content)), cached)
+    return len(words)
 
 
-def load_word_file(path: Path, name: str, cache_dir: Path | None = None) -> Lexicon:
-    """Compile (or load the cached compilation of) a plain word list, one word per line.
+@dataclass(frozen=True)
+class CompileLimits:
+    """What one compile may use: words in the list, seconds, and memory of the child process
+    (MB of address space; 0 for no limit). Each refusal names its setting."""
+
+    max_words: int = MAX_WORDS
+    seconds: float | None = None
+    memory_mb: int = 0
+
+
+DEFAULT_LIMITS: CompileLimits = CompileLimits()
+
+
+def _child_main(argv: list[str]) -> int:
+    """The child's entry point, argv ``WORDS CACHED MAX_WORDS MEMORY_MB``: compile, or print
+    the error as JSON (exit status 3)."""
+    path, memory_mb = Path(argv[0]), int(argv[3])
+    try:
+        if memory_mb:
+            import resource
+
+            limit = memory_mb * 1024 * 1024
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        try:
+            compile_file(path, Path(argv[1]), int(argv[2]))
+        except MemoryError:
+            raise LexiconTooLargeError(
+                f"{path.name} needs more than {memory_mb} MB to compile (setting WORDSOLVER_MAX_COMPILE_MB)",
+                file=path.name, limit_mb=memory_mb,
+            ) from None
+    except EngineError as exc:
+        print(json.dumps({"type": type(exc).__name__, "message": exc.message, "details": exc.details}))
+        return 3
+    return 0
+
+
+_ERRORS: dict[str, type[EngineError]] = {"LexiconTooLargeError": LexiconTooLargeError, "WordFileError": WordFileError}
+
+
+@contextmanager
+def _compile_lock(lock_path: Path, on_wait: Callable[[], None]) -> Iterator[None]:
+    """An exclusive lock on ``lock_path`` across processes (flock; released if the holder dies)."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): every process compiles for itself
+        yield
+        return
+    with open(lock_path, "a+b") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            on_wait()
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def _try_load(cached: Path, name: str, digest: str) -> Lexicon | None:
+    if not cached.exists():
+        return None
+    try:
+        return load(cached, name, digest)
+    except (OSError, ValueError, EOFError) as exc:
+        log.warning("compiled lexicon %s for %r is damaged (%s): removing it and compiling again", cached, name, exc)
+        try:
+            cached.unlink()
+        except OSError:
+            pass
+        return None
+
+
+def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    # Ctrl-C at the service's terminal reaches the child too: it ends quietly, and so does the
+    # service's own shutdown.
+    child = subprocess.Popen(
+        [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+         "from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
+         str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
+        env=env, stdout=subprocess.PIPE,
+    )
+    start = time.monotonic()
+    with child:
+        while True:
+            left = None if limits.seconds is None else limits.seconds - (time.monotonic() - start)
+            try:
+                out, _ = child.communicate(timeout=PROGRESS_EVERY if left is None else max(0.0, min(PROGRESS_EVERY, left)))
+                break
+            except subprocess.TimeoutExpired:
+                elapsed = time.monotonic() - start
+                if limits.seconds is not None and elapsed >= limits.seconds:
+                    child.kill()
+                    child.communicate()
+                    raise LexiconTooLargeError(
+                        f"{path.name} did not compile within {limits.seconds:g} s (setting WORDSOLVER_MAX_COMPILE_SECONDS)",
+                        file=path.name, limit_seconds=limits.seconds,
+                    ) from None
+                log.info("still compiling %s (%.0f s so far)", path.name, elapsed)
+    done = subprocess.CompletedProcess(child.args, child.returncode, out)
+    if done.returncode == 3:
+        err = json.loads(done.stdout)
+        raise _ERRORS.get(err["type"], WordFileError)(err["message"], **err["details"])
+    if done.returncode != 0:
+        raise OSError(f"compiling {path.name} failed (exit status {done.returncode})")
+
+
+def load_word_file(
+    path: Path,
+    name: str,
+    cache_dir: Path | None = None,
+    *,
+    limits: CompileLimits = DEFAULT_LIMITS,
+    on_compile: Callable[[], None] | None = None,
+    on_compiled: Callable[[str], None] | None = None,
+) -> Lexicon:
+    """Load the cached compilation of a plain word list (one word per line), compiling it first
+    when the cache lacks it.
 
     The cache key is the hash of the file's (decompressed) bytes, so checking the cache costs
-    one read and one hash, not a parse. A miss compiles in a child process, so the memory the
-    compilation needs is returned to the system before the caller goes on serving.
+    one read and one hash, not a parse. A miss compiles in a child process, under a lock file
+    so that one process per machine compiles a given list while the others wait for its file;
+    ``on_compile`` is called before compiling or waiting (the caller may report "not ready"),
+    ``on_compiled`` after this process compiled, with ``"ok"``, ``"refused"`` (a limit or a bad
+    file) or ``"failed"`` (e.g. the child was killed): what a metric counts.
+    A damaged cached file is logged, removed and compiled again. ``limits`` bound the compile.
     """
     content = read_word_bytes(path)
     digest = digest_bytes(content)
     cache = cache_dir or default_cache_dir()
     cached = cache / f"{digest}.dawg"
-    if cached.exists():
-        try:
-            return load(cached, name, digest)
-        except (OSError, ValueError, EOFError):
-            pass  # a damaged cache file is rebuilt below
+    lex = _try_load(cached, name, digest)
+    if lex is None:
+        if on_compile is not None:
+            on_compile()
+        if cache_writable(cache):
+            refused = cache / f"{digest}.refused.json"
+            with _compile_lock(cache / f"{digest}.lock", lambda: log.info("waiting for another process compiling %r", name)):
+                lex = _try_load(cached, name, digest)  # the process we waited for compiled it
+                if lex is None:
+                    _raise_refusal(refused, limits)  # ... or refused it under the same limits
+                    try:
+                        lex = _compile_and_load(path, cached, name, digest, limits, on_compiled)
+                    except (LexiconTooLargeError, WordFileError) as exc:
+                        if "limit_seconds" not in exc.details:  # a slow machine may do better next time
+                            _record_refusal(refused, limits, exc)
+                        raise
+        else:
+            with tempfile.TemporaryDirectory(prefix="wordsolver-") as tmp:
+                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, limits, on_compiled)
+    if lex.word_count > limits.max_words:  # compiled under a higher limit
+        raise too_many_words(path.name, lex.word_count, limits.max_words)
+    return lex
+
+
+def _record_refusal(refused: Path, limits: CompileLimits, exc: EngineError) -> None:
+    """Remember why a list was refused, so other workers do not compile it again to learn it."""
+    record = {"limits": [limits.max_words, limits.seconds, limits.memory_mb],
+              "type": type(exc).__name__, "message": exc.message, "details": exc.details}
+    tmp = refused.with_suffix(f".{os.getpid()}.tmp")
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).resolve().parent.parent), env.get("PYTHONPATH")]))
-        done = subprocess.run(
-            [sys.executable, "-c", "import sys; from engine.lexicon import compile_file as c; "
-             "from pathlib import Path as P; c(P(sys.argv[1]), P(sys.argv[2]))", str(path), str(cached)],
-            env=env, check=False,
-        )
-        if done.returncode == 0:
-            return load(cached, name, digest)
+        tmp.write_text(json.dumps(record))
+        os.replace(tmp, refused)
     except OSError:
-        pass  # no writable cache or no child process: compile here
-    words = normalise(content.decode("utf-8", errors="replace").splitlines())
-    return compile_words(words, name, digest)
+        pass
+
+
+def _raise_refusal(refused: Path, limits: CompileLimits) -> None:
+    """Raise the recorded refusal of this list's content if it was made under the same limits."""
+    try:
+        record = json.loads(refused.read_text())
+    except (OSError, ValueError):
+        return
+    if record.get("limits") == [limits.max_words, limits.seconds, limits.memory_mb]:
+        raise _ERRORS.get(record["type"], WordFileError)(record["message"], **record["details"])
+
+
+def _compile_and_load(path: Path, cached: Path, name: str, digest: str, limits: CompileLimits,
+                      on_compiled: Callable[[str], None] | None = None) -> Lexicon:
+    log.info("compiling lexicon %r from %s", name, path.name)
+    start = time.monotonic()
+    result = "failed"
+    try:
+        _compile_in_child(path, cached, limits)
+        lex = load(cached, name, digest)
+        result = "ok"
+    except EngineError:
+        result = "refused"
+        raise
+    finally:
+        if on_compiled is not None:
+            on_compiled(result)
+    log.info("compiled %d words in %.1f s (lexicon %r)", lex.word_count, time.monotonic() - start, name)
+    return lex
 
 
 def from_words(words: Iterable[str], name: str = "custom") -> Lexicon:

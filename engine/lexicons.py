@@ -1,21 +1,74 @@
 """Named lexicons: the shipped default list plus users' own ``*.txt`` lists.
 
-A :class:`LexiconStore` maps names to word files and compiles each on first use (cached on
-disk by content hash, see ``engine.lexicon``), then keeps it for the life of the process.
+A :class:`LexiconStore` maps names to word files and loads each on first use (compiling it
+when the disk cache lacks it, see ``engine.lexicon``), then keeps it for the life of the
+process. The user directory is read again whenever a name is not known yet, so a list added
+while the service runs is found without a restart, and a list whose file changes is loaded
+again (the old version answers until the new one is ready).
+
+Two ways to ask for a lexicon:
+
+- :meth:`LexiconStore.get` waits for it (the CLI, the engine's own ``default_lexicon``);
+- :meth:`LexiconStore.get_ready` (the service) returns it when it is loaded or loads from the
+  cache in a moment, and otherwise starts the compile in a background thread and raises
+  :class:`~engine.errors.LexiconNotReadyError`, so no request ever waits for a compile.
 """
 
 from __future__ import annotations
 
+import logging
+import math
 import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lexicon import Lexicon, load_word_file, unknown
+from .errors import EngineError, LexiconNotReadyError
+from .lexicon import (
+    DEFAULT_LIMITS,
+    CompileLimits,
+    Lexicon,
+    cached_word_count,
+    default_cache_dir,
+    digest_bytes,
+    load_word_file,
+    read_word_bytes,
+    unknown,
+)
 
 SHIPPED_DIR = Path(__file__).resolve().parent.parent / "lexicons"
 DEFAULT_NAME = "word-list"
 PROVENANCE = {
     DEFAULT_NAME: "npm package word-list 4.1.0 (MIT), entries matching ^[a-z]{2,15}$; see lexicons/README.md",
 }
+CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile
+RETRY_FAILED = 30  # seconds before a load that failed for a passing reason is tried again
+log = logging.getLogger("wordsolver.lexicon")
+
+FileKey = tuple[int, int]  # (mtime_ns, size): a changed file is loaded again
+
+
+def _file_key(path: Path) -> FileKey | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+@dataclass
+class _Entry:
+    """One name's state: what is loaded, what failed, and the load in progress."""
+
+    lex: Lexicon | None = None
+    key: FileKey | None = None  # the file version ``lex`` (or ``error``) is of
+    error: EngineError | None = None
+    retry_at: float = math.inf  # when a failure that may pass (a crashed or slow compile) is tried again
+    loading: bool = False
+    compiling: bool = False  # the load in progress had to compile (or wait for a compile)
+    started: float = 0.0
+    done: threading.Event = field(default_factory=threading.Event)
 
 
 class LexiconStore:
@@ -24,38 +77,171 @@ class LexiconStore:
         user_dir: Path | None = None,
         cache_dir: Path | None = None,
         shipped_dir: Path = SHIPPED_DIR,
+        *,
+        limits: CompileLimits = DEFAULT_LIMITS,
     ) -> None:
+        self.user_dir = user_dir
         self.cache_dir = cache_dir
-        self.files: dict[str, Path] = {DEFAULT_NAME: shipped_dir / f"{DEFAULT_NAME}.txt.gz"}
-        if user_dir is not None and user_dir.is_dir():
-            for path in sorted(user_dir.glob("*.txt")):
-                self.files.setdefault(path.stem, path)
-        self._loaded: dict[str, Lexicon] = {}
-        self._lock = threading.Lock()
+        self.limits = limits
+        self.on_compiled: Callable[[str], None] | None = None  # told "ok" / "refused" / "failed" per compile
+        self._shipped = {DEFAULT_NAME: shipped_dir / f"{DEFAULT_NAME}.txt.gz"}
+        self.files: dict[str, Path] = {}
+        self._entries: dict[str, _Entry] = {}
+        self._digests: dict[Path, tuple[FileKey | None, str]] = {}  # word file -> cache key
+        self._lock = threading.Condition()
+        self.rescan()
+
+    # ------------------------------------------------------------------------- names
+
+    def rescan(self) -> None:
+        """Read the user directory again (the shipped default always comes first)."""
+        files = dict(self._shipped)
+        if self.user_dir is not None and self.user_dir.is_dir():
+            for path in sorted(self.user_dir.glob("*.txt")):
+                files.setdefault(path.stem, path)
+        self.files = files
 
     def names(self) -> list[str]:
+        self.rescan()
         return list(self.files)
 
+    def path(self, name: str) -> Path:
+        """The word file of ``name``; the user directory is read again for a name not seen yet."""
+        path = self.files.get(name)
+        if path is None:
+            self.rescan()
+            path = self.files.get(name)
+            if path is None:
+                raise unknown(name, self.files)
+        return path
+
     def provenance(self, name: str) -> str:
-        return PROVENANCE.get(name, f"user word list {self.files[name].name}")
+        return PROVENANCE.get(name, f"user word list {self.path(name).name}")
+
+    # ------------------------------------------------------------------------- state
 
     def loaded(self, name: str) -> bool:
-        return name in self._loaded
+        entry = self._entries.get(name)
+        return entry is not None and entry.lex is not None
+
+    def status(self, name: str) -> tuple[str, Lexicon | None]:
+        """``("ready" | "loading" | "failed" | "not_loaded", lexicon or None)``; never loads."""
+        entry = self._entries.get(name)
+        if entry is None:
+            return "not_loaded", None
+        if entry.lex is not None:
+            return "ready", entry.lex
+        if entry.loading:
+            return "loading", None
+        return ("failed" if entry.error is not None else "not_loaded"), None
+
+    def describe(self, name: str) -> tuple[str, int | None]:
+        """``(status, word count or None)`` without loading or compiling anything. Status:
+        ``ready`` (loaded in this process), ``loading``, ``compiled`` (in the disk cache: loads
+        in milliseconds), ``not_compiled``, or ``failed`` (see :meth:`error`)."""
+        path = self.path(name)
+        state, lex = self.status(name)
+        if lex is not None:
+            return "ready", lex.word_count
+        if state != "not_loaded":
+            return state, None
+        key = _file_key(path)
+        digest = self._digests.get(path)
+        if digest is None or digest[0] != key:
+            try:
+                digest = self._digests[path] = (key, digest_bytes(read_word_bytes(path)))
+            except (OSError, EngineError):
+                return "failed", None
+        count = cached_word_count((self.cache_dir or default_cache_dir()) / f"{digest[1]}.dawg")
+        return ("compiled" if count is not None else "not_compiled"), count
+
+    def error(self, name: str) -> EngineError | None:
+        entry = self._entries.get(name)
+        return entry.error if entry is not None else None
+
+    # ------------------------------------------------------------------------- loading
+
+    def start(self, name: str) -> _Entry:
+        """Start loading ``name`` in a background thread unless it is loaded and current, or
+        loading; returns its entry. Unknown names raise UnknownLexiconError."""
+        path = self.path(name)
+        key = _file_key(path)
+        with self._lock:
+            entry = self._entries.setdefault(name, _Entry())
+            failed = entry.error is not None and time.monotonic() < entry.retry_at
+            current = entry.key == key and (entry.lex is not None or failed)
+            if entry.loading or current:
+                return entry
+            entry.loading, entry.compiling, entry.started = True, False, time.monotonic()
+            entry.done = threading.Event()
+        threading.Thread(target=self._load, args=(name, path, key, entry), name=f"lexicon-{name}", daemon=True).start()
+        return entry
+
+    def _load(self, name: str, path: Path, key: FileKey | None, entry: _Entry) -> None:
+        def compiling() -> None:
+            with self._lock:
+                entry.compiling = True
+                self._lock.notify_all()
+
+        lex: Lexicon | None = None
+        error: EngineError | None = None
+        retry_at = math.inf  # the list's own faults stay until its file changes
+        try:
+            lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling,
+                                 on_compiled=self.on_compiled)
+            lex.provenance = self.provenance(name) if name in self.files else ""
+        except EngineError as exc:
+            error = exc
+            if "limit_seconds" in exc.details:  # a busy machine may do better later
+                retry_at = time.monotonic() + RETRY_FAILED
+        except (OSError, ValueError, MemoryError) as exc:  # e.g. the compiling child was killed
+            error = LexiconNotReadyError(f"lexicon {name!r} could not be loaded ({exc}); trying again in "
+                                         f"{RETRY_FAILED} s", retry_after=RETRY_FAILED, lexicon=name)
+            retry_at = time.monotonic() + RETRY_FAILED
+        if error is not None:
+            error.details.setdefault("lexicon", name)
+            log.error("lexicon %r not loaded: %s", name, error.message)
+        else:
+            assert lex is not None
+            log.info("lexicon %r ready: %d words (%.2f s)", name, lex.word_count, time.monotonic() - entry.started)
+        with self._lock:
+            entry.key = key
+            if lex is not None:
+                entry.lex, entry.error = lex, None
+            else:
+                entry.error, entry.retry_at = error, retry_at  # a previous version, if any, keeps answering
+            entry.loading = entry.compiling = False
+            entry.done.set()
+            self._lock.notify_all()
+
+    def get_ready(self, name: str | None = None) -> Lexicon:
+        """The lexicon if it is loaded, or loads from the cache within a moment; otherwise start
+        loading it and raise LexiconNotReadyError (503 with Retry-After in the service)."""
+        key = name or DEFAULT_NAME
+        entry = self.start(key)
+        with self._lock:
+            self._lock.wait_for(lambda: not entry.loading or entry.compiling or entry.lex is not None,
+                                timeout=CACHE_LOAD_WAIT)
+            if entry.lex is not None:
+                return entry.lex  # (while a changed file compiles, the old version answers)
+            if not entry.loading and entry.error is not None:
+                raise entry.error
+            waited = time.monotonic() - entry.started
+        retry = 1 if waited < 5 else 5
+        raise LexiconNotReadyError(
+            f"lexicon {key!r} is being compiled ({waited:.0f} s so far); try again in {retry} s",
+            retry_after=retry, lexicon=key,
+        )
 
     def get(self, name: str | None = None) -> Lexicon:
+        """The lexicon, waiting for it to load (and compile) if need be."""
         key = name or DEFAULT_NAME
-        lex = self._loaded.get(key)
-        if lex is not None:
-            return lex
-        if key not in self.files:
-            raise unknown(key, self.files)
-        with self._lock:
-            lex = self._loaded.get(key)
-            if lex is None:
-                lex = load_word_file(self.files[key], key, self.cache_dir)
-                lex.provenance = self.provenance(key)
-                self._loaded[key] = lex
-        return lex
+        entry = self.start(key)
+        entry.done.wait()
+        if entry.lex is not None:
+            return entry.lex
+        assert entry.error is not None
+        raise entry.error
 
 
 _default_store: LexiconStore | None = None

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -37,6 +40,24 @@ def small_rules(game: str, n: int) -> tuple[Ruleset, dict]:
 @pytest.fixture(scope="session")
 def lex() -> Lexicon:
     return default_lexicon()
+
+
+@contextmanager
+def started(app: Any, **kwargs: Any) -> Iterator[Any]:
+    """A TestClient with the lifespan run and every lexicon of the app loaded (compiled if the
+    cache lacks it, as ``wordsolver compile`` does), so no request meets 503 not_ready. Lists
+    that cannot be loaded are left failed (their requests answer the error)."""
+    from fastapi.testclient import TestClient
+
+    from engine import EngineError
+
+    with TestClient(app, **kwargs) as client:
+        for name in app.state.store.names():
+            try:
+                app.state.store.get(name)
+            except EngineError:
+                pass
+        yield client
 
 
 SMALL_ALPHABET = "AEIOSTRNLDCPQUXZ"

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import started
 from fastapi.testclient import TestClient
 
 import app.deps
@@ -53,7 +54,7 @@ def settings(user_dir: Path) -> Settings:
 
 @pytest.fixture(scope="module")
 def client(settings: Settings) -> Iterator[TestClient]:
-    with TestClient(create_app(settings)) as c:
+    with started(create_app(settings)) as c:
         yield c
 
 
@@ -222,7 +223,7 @@ def test_filter_contains_must_be_letters(client: TestClient) -> None:
 
 
 def test_search_past_its_time_budget_is_422(user_dir: Path) -> None:
-    with TestClient(create_app(Settings(search_timeout=1e-9))) as c:
+    with started(create_app(Settings(search_timeout=1e-9))) as c:
         r = c.post("/v1/games/crossplay/moves", json={"board": MIDGAME, "rack": "AEINRS?", "count": True})
         assert "time budget" in error(r, 422, "time_budget_exceeded")["message"]
 
@@ -391,7 +392,7 @@ def test_unexpected_exception_is_a_json_500_without_traceback(settings: Settings
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(app.service, "best_moves_payload", boom)
-    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
+    with started(create_app(settings), raise_server_exceptions=False) as c:
         r = c.post("/v1/games/crossplay/moves", json={"rack": "QI"})
     error(r, 500, "internal_error")
     assert "secret" not in r.text
@@ -403,7 +404,7 @@ def test_broken_ruleset_is_a_500_not_a_client_error(settings: Settings, monkeypa
         raise RulesetError(f"ruleset {game!r}: malformed data", game=game)
 
     monkeypatch.setattr(app.deps, "get_ruleset", broken)
-    with TestClient(create_app(settings), raise_server_exceptions=False) as c:
+    with started(create_app(settings), raise_server_exceptions=False) as c:
         error(c.get("/v1/games/crossplay"), 500, "invalid_ruleset")
 
 
@@ -589,7 +590,7 @@ def test_not_ready_before_the_default_lexicon_is_loaded(settings: Settings) -> N
 
 
 def test_default_lexicon_comes_from_settings(user_dir: Path) -> None:
-    with TestClient(create_app(Settings(lexicon_dir=user_dir, default_lexicon="tiny"))) as c:
+    with started(create_app(Settings(lexicon_dir=user_dir, default_lexicon="tiny"))) as c:
         assert c.get("/readyz").json()["lexicon"] == "tiny"
         assert moves(c, rack="QIZAXT")["lexicon"] == "tiny"
 
@@ -618,7 +619,7 @@ def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp
 
 
 def test_default_limit_setting(user_dir: Path) -> None:
-    with TestClient(create_app(Settings(default_limit=4))) as c:
+    with started(create_app(Settings(default_limit=4))) as c:
         assert len(moves(c, rack="QUIXOTE")["moves"]) == 4
 
 

@@ -7,7 +7,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
+from conftest import started
 
 from app import cli
 from app.main import create_app
@@ -61,7 +61,7 @@ def test_best_json_is_the_api_response(board_file: Path, capsys: pytest.CaptureF
     printed = json.loads(capsys.readouterr().out)
     rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
     body = {"board": rows, "rack": "DEGIORT", "limit": 5, "filters": {"min_length": 5}}
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:
         assert printed == c.post("/v1/games/wwf/moves", json=body).json()
 
 
@@ -117,7 +117,7 @@ def test_score_json_is_the_api_response(board_file: Path, capsys: pytest.Capture
     assert cli.main(["score", "--board", str(board_file), "--rack", "AEINRS?", "1H KAISERiN", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     rows = [line for line in MIDGAME.splitlines() if not line.startswith("#")]
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:
         assert printed == c.post("/v1/games/crossplay/score",
                                  json={"board": rows, "rack": "AEINRS?", "play": "1H KAISERiN"}).json()
 

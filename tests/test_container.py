@@ -44,7 +44,7 @@ def test_image_installs_dependencies_before_the_source_and_checks_the_compiled_c
     deps = next(i for i, line in enumerate(build) if "pip install" in line and "-c constraints.txt" in line)
     source = next(i for i, line in enumerate(build) if line.startswith("COPY engine"))
     assert deps < source
-    assert any("import engine._fastgen" in line for line in build)
+    assert any("import engine._fastgen" in line and "engine._fastlex" in line for line in build)
     runtime = "\n".join(lines[build_end:])
     assert "gcc" not in runtime and "apt-get install" not in runtime
     assert "org.opencontainers.image.title" in runtime and "USER 10001" in runtime

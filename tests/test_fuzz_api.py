@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import started
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,7 @@ ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz?.0159!# QU"
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(search_timeout=5)), raise_server_exceptions=False) as c:
+    with started(create_app(Settings(search_timeout=5)), raise_server_exceptions=False) as c:
         yield c
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import started
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 
@@ -29,7 +30,7 @@ EMPTY = ["." * 15] * 15
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(cors_origins="http://localhost:5173"))) as c:
+    with started(create_app(Settings(cors_origins="http://localhost:5173"))) as c:
         yield c
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from conftest import started
 from fastapi.testclient import TestClient
 from test_server import server  # noqa: F401  (the live two-worker service)
 
@@ -19,7 +20,7 @@ from app.settings import Settings
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:
         yield c
 
 
@@ -75,9 +76,9 @@ def test_access_log_is_one_json_line_per_request(client: TestClient) -> None:
 
 
 def test_access_log_can_be_turned_off() -> None:
-    with TestClient(create_app(Settings(access_log=False))):
+    with started(create_app(Settings(access_log=False))):
         assert not access_log.isEnabledFor(logging.INFO)
-    with TestClient(create_app(Settings())):
+    with started(create_app(Settings())):
         assert access_log.isEnabledFor(logging.INFO)
 
 

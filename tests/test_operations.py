@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fastapi.testclient import TestClient
+from conftest import started
 
 from app.main import create_app
 from app.settings import Settings
@@ -52,13 +52,13 @@ def socket_inodes(pid: int) -> set[str]:
     return found
 
 
-def established_on(port: int) -> set[str]:
-    """Inodes of established TCP sockets whose local port is ``port`` (server side)."""
+def established_on(port: int, state_code: str = "01") -> set[str]:
+    """Inodes of TCP sockets whose local port is ``port`` in a state (01 established, 0A listening)."""
     inodes = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         parts = line.split()
         local, state, inode = parts[1], parts[3], parts[9]
-        if state == "01" and int(local.split(":")[1], 16) == port:
+        if state == state_code and int(local.split(":")[1], 16) == port:
             inodes.add(inode)
     return inodes
 
@@ -148,6 +148,8 @@ def test_a_killed_worker_is_replaced_and_gets_traffic(service: Service) -> None:
     os.kill(victim, signal.SIGKILL)
     assert wait_until(lambda: len(service.workers()) == 2 and victim not in service.workers(), 15)
     (replacement,) = service.workers() - before
+    # it takes connections once its own socket listens (a loaded machine may take seconds to start it)
+    assert wait_until(lambda: bool(socket_inodes(replacement) & established_on(service.port, "0A")), 60)
     assert wait_until(lambda: all(service.ready_once() for _ in range(4)), 30)
     start = time.monotonic()
     clients = [httpx.Client(base_url=service.url, timeout=5) for _ in range(16)]
@@ -213,7 +215,7 @@ def test_sigterm_drains_and_exits_within_the_drain_time_despite_a_stalled_client
 
 
 def test_expensive_searches_beyond_the_limit_get_503_busy() -> None:
-    with TestClient(create_app(Settings(max_expensive=1))) as c:
+    with started(create_app(Settings(max_expensive=1))) as c:
         gate = c.app.state.gate  # type: ignore[attr-defined]
         with gate.admit(True):  # one expensive search already running in this worker
             r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import started
 from fastapi.testclient import TestClient
 
 from app import cli
@@ -65,7 +66,7 @@ def split_answers(text: str, n: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(Settings())) as c:
+    with started(create_app(Settings())) as c:  # the default lexicon loaded (compiled on a fresh machine)
         yield c
 
 

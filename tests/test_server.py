@@ -9,7 +9,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -36,6 +36,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "WORDSOLVER_LOG_LEVEL": "warning",
         "WORDSOLVER_CORS_ORIGINS": "https://front.example",
     }
+    # Prepared as the README says, so no request meets a compile (503 not_ready) on a fresh machine.
+    subprocess.run([sys.executable, "-m", "app.cli", "compile", "word-list", "mine"], cwd=ROOT, env=env, check=True,
+                   capture_output=True)
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "2"]
     # output to a file, not a pipe nobody reads: a full pipe would block the server
     log = tmp_path_factory.mktemp("server") / "server.log"
@@ -65,6 +68,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             proc.wait()
 
 
+def retrying(call: Callable[[], httpx.Response], seconds: float = 60) -> httpx.Response:
+    """Call until the answer is not 503 not_ready, waiting as its Retry-After says (a user list
+    is compiled on first use, and each worker loads it on its own first use)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        r = call()
+        if r.status_code != 503 or time.monotonic() > deadline:
+            return r
+        assert r.json()["error"]["code"] == "not_ready"
+        time.sleep(min(float(r.headers["retry-after"]), 0.2))
+
+
 def test_real_server_answers_the_seed_example(server: str) -> None:
     r = httpx.post(f"{server}/v1/games/crossplay/moves", json={"rack": "QUIXOTE", "limit": 1})
     assert r.status_code == 200
@@ -77,7 +92,7 @@ def test_real_server_reports_ready_and_serves_user_lexicons(server: str) -> None
     assert httpx.get(f"{server}/healthz").json() == {"status": "ok"}
     names = [x["name"] for x in httpx.get(f"{server}/v1/lexicons").json()["lexicons"]]
     assert names == ["word-list", "mine"]
-    r = httpx.post(f"{server}/v1/lexicons/mine/check", json={"words": ["qat", "quixote"]})
+    r = retrying(lambda: httpx.post(f"{server}/v1/lexicons/mine/check", json={"words": ["qat", "quixote"]}))
     assert [x["valid"] for x in r.json()["results"]] == [True, False]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from ..deps import SettingsDep, StoreDep
-from ..errors import error_response
+from ..errors import error_body, error_response
 from ..observability import metrics_text
 from ..openapi import errors
 from ..responses import JSON
@@ -23,9 +23,15 @@ async def healthz() -> Health:
             operation_id="getReadiness", responses=errors(503))
 async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSON:
     name = settings.default_lexicon
-    if not store.loaded(name):
-        return error_response(503, "not_ready", f"the default lexicon {name!r} is still loading")
-    return Ready(status="ready", lexicon=name, word_count=store.get(name).word_count)
+    status, lex = store.status(name)
+    if lex is not None:
+        return Ready(status="ready", lexicon=name, word_count=lex.word_count)
+    failure = store.error(name)
+    if status == "failed" and failure is not None:
+        return error_response(503, "not_ready", f"the default lexicon {name!r} failed to load: {failure.message}",
+                              {"lexicon": name, "cause": error_body(failure)}, headers={"Retry-After": "30"})
+    return error_response(503, "not_ready", f"the default lexicon {name!r} is still loading",
+                          {"lexicon": name}, headers={"Retry-After": "1"})
 
 
 @router.get("/metrics", summary="Prometheus metrics (text format)", operation_id="getMetrics",

@@ -7,24 +7,24 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from .. import service
-from ..deps import LexiconDep, SettingsDep, StoreDep
+from ..deps import LexiconDep, LexiconPath, SettingsDep, StoreDep
 from ..openapi import BODY, CHECK_EXAMPLES, errors
 from ..schemas import CheckIn, CheckOut, LexiconOut, LexiconsOut
 
 router = APIRouter(prefix="/v1/lexicons", tags=["lexicons"])
 
 
-@router.get("", response_model=LexiconsOut, summary="Lexicon names, word counts and provenance",
-            operation_id="listLexicons")
+@router.get("", response_model=LexiconsOut, summary="Lexicon names, word counts, provenance and status; never compiles",
+            operation_id="listLexicons", response_model_exclude_unset=True)
 def list_lexicons(store: StoreDep, settings: SettingsDep) -> LexiconsOut:
     default = settings.default_lexicon
     return LexiconsOut(default=default, lexicons=[service.lexicon_info(store, n, default) for n in store.names()])
 
 
-@router.get("/{name}", response_model=LexiconOut, summary="One lexicon", operation_id="getLexicon",
-            responses=errors(404, 422, 503))
-def get_lexicon(lex: LexiconDep, store: StoreDep, settings: SettingsDep) -> LexiconOut:
-    return service.lexicon_info(store, lex.name, settings.default_lexicon)
+@router.get("/{name}", response_model=LexiconOut, summary="One lexicon's word count and status; never compiles",
+            operation_id="getLexicon", responses=errors(404, 422), response_model_exclude_unset=True)
+def get_lexicon(name: LexiconPath, store: StoreDep, settings: SettingsDep) -> LexiconOut:
+    return service.lexicon_info(store, name, settings.default_lexicon)
 
 
 @router.post(
