@@ -3,12 +3,22 @@
     python bench/run.py                 # everything (engine table, then the HTTP load test)
     python bench/run.py --engine        # engine only
     python bench/run.py --http          # HTTP only
+    python bench/run.py --wolges        # engine top-20 next to wolges' top-1, interleaved
     python bench/run.py --repeat 9 --seconds 30 --workers 2 --clients 8
 
 Reports, never asserts: medians with the spread (min-max) of --repeat runs in a warm
 process. "top20" is the best 20 plays *with* their breakdowns (the best-first search);
 "count" is the full enumeration that counts every legal play. Positions are in
 bench/positions.json (made by bench/make_positions.py).
+
+``--wolges`` times the search alone (``find_moves(position(...), lex, limit=20,
+count=False)``, no breakdowns) next to the native generator wolges' top-1 time on the same
+positions, in one run: the prebuilt ``wolges-bench --serve`` from ``../shared/native`` (or
+``--wolges-dir``) is driven command by command, the two sides taking turns position by
+position and round by round, so load from other processes hits both alike. Each figure is the
+median of single calls in a warm process; the ratio is per position, then its median per blank
+count. The project itself never needs wolges: without the directory this mode says so and
+exits.
 """
 
 from __future__ import annotations
@@ -111,6 +121,150 @@ def engine_table(repeat: int) -> None:
     print(f"\nprocess RSS after the suite: {rss_mb():.0f} MB")
 
 
+def _load_wolges_times(directory: Path):  # type: ignore[no-untyped-def]
+    """wolges_times.py (standard library only) as a module, for its data-directory writers."""
+    import importlib.util  # noqa: PLC0415
+
+    spec = importlib.util.spec_from_file_location("wolges_times", directory / "wolges_times.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# A child process timing another checkout's search: one JSON request a line on stdin
+# ({"game", "board", "rack", "calls"}), one JSON line of per-call microseconds back.
+_AGAINST = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from engine import find_moves, get_ruleset, position
+from engine.lexicons import LexiconStore
+lex = LexiconStore().get()
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    pos = position(get_ruleset(req["game"]), req["board"], req["rack"])
+    find_moves(pos, lex, limit=20, count=False)
+    us = []
+    for _ in range(req["calls"]):
+        t = time.perf_counter()
+        find_moves(pos, lex, limit=20, count=False)
+        us.append((time.perf_counter() - t) * 1e6)
+    print(json.dumps({"us": us}), flush=True)
+"""
+
+
+def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None,
+                 against: Path | None = None, stat=statistics.median) -> None:  # type: ignore[no-untyped-def]
+    """Our top-20 search next to wolges' top-1, per position and per blank count (and next
+    to another checkout's top-20 search, with ``against``)."""
+    import tempfile  # noqa: PLC0415
+
+    binary = directory / "wolges-bench"
+    if not binary.exists() or not (directory / "wolges_times.py").exists():
+        raise SystemExit(f"--wolges: no wolges-bench / wolges_times.py in {directory} (see --wolges-dir)")
+    wt = _load_wolges_times(directory)
+    todo = [p for p in POSITIONS if p["game"] in wt.GAMES and (only is None or p["id"] in only)]
+    data = Path(tempfile.gettempdir()) / "wolges-times"
+    data.mkdir(parents=True, exist_ok=True)
+    wt.write_if_changed(data / "words.txt", wt.word_list(ROOT))
+    for game in sorted({p["game"] for p in todo}):
+        rules_json = json.loads((ROOT / "engine" / "rulesets" / f"{game}.json").read_text(encoding="utf-8"))
+        (data / f"{game}.rules").write_text(wt.rules_text(game, rules_json))
+    lines = [f"p{i} {p['game']} {p['rack'].upper()} {'/'.join(p['board'])}\n" for i, p in enumerate(todo)]
+    with tempfile.NamedTemporaryFile("w", prefix="wolges-pos-", suffix=".txt", delete=False) as f:
+        f.write("".join(lines))
+    proc = subprocess.Popen([str(binary), "--serve", "--positions", f.name, str(data)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    other = None
+    if against is not None:
+        other = subprocess.Popen([sys.executable, "-c", _AGAINST, str(against.resolve())], cwd=against,
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(cmd: str, child: subprocess.Popen = proc) -> dict:  # type: ignore[type-arg]
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(cmd + "\n")
+        child.stdin.flush()
+        line = child.stdout.readline()
+        if not line:
+            raise SystemExit(f"a timing child stopped answering (command {cmd!r})")
+        return json.loads(line)
+
+    if other is not None:
+        assert other.stdout is not None
+        other.stdout.readline()  # ready: its lexicon is loaded
+
+    lex = LexiconStore().get()
+    try:
+        from engine import native  # noqa: PLC0415
+
+        backend = "C core" if native.available else "pure Python"
+    except ImportError:
+        backend = "pure Python"
+    print(f"our top-20 search ({backend}) vs wolges top-1; {stat.__name__} of single calls, "
+          f"{rounds} rounds x {calls} calls each side, interleaved\n")
+    base = f" {'against us':>10} {'x':>5}" if other is not None else ""
+    print(f"{'position':22} {'b':>1} {'plays':>6} {'ours top20 us':>13} {'wolges top1 us':>14} "
+          f"{'ratio':>6} {'wolges top20 us':>15}{base}  check")
+    per_class: dict[int, list[tuple[float, float, float, float]]] = {}
+    try:
+        for i, p in enumerate(todo):
+            rules = get_ruleset(p["game"])
+            pos = position(rules, p["board"], p["rack"])
+            full = find_moves(pos, lex, limit=1, count=True)
+            chk = ask(f"check p{i}")
+            top = full.moves[0].score if full.moves else 0
+            same = chk["total_moves"] == full.total and chk["top_score"] == top
+            ours: list[float] = []
+            theirs: list[float] = []
+            theirs20: list[float] = []
+            before: list[float] = []
+            req = json.dumps({"game": p["game"], "board": p["board"], "rack": p["rack"], "calls": calls})
+            for r in range(rounds):
+                def mine() -> None:
+                    find_moves(pos, lex, limit=20, count=False)  # warm-up, untimed
+                    for _ in range(calls):
+                        t = time.perf_counter()
+                        find_moves(pos, lex, limit=20, count=False)
+                        ours.append((time.perf_counter() - t) * 1e6)
+
+                def wolges() -> None:
+                    theirs.extend(ask(f"time p{i} top1 {calls} 5")["us"])
+                    theirs20.extend(ask(f"time p{i} top20 {max(1, calls // 2)} 2")["us"])
+
+                def previous() -> None:
+                    if other is not None:
+                        before.extend(ask(req, other)["us"])
+
+                sides = [mine, wolges, previous]
+                for k in range(3):
+                    sides[(k + r) % 3]()
+            om, wm, w20 = stat(ours), stat(theirs), stat(theirs20)
+            bm = stat(before) if before else float("nan")
+            per_class.setdefault(p["blanks"], []).append((om, wm, om / wm, bm))
+            col = f" {bm:10.0f} {bm / om:5.1f}" if other is not None else ""
+            print(f"{p['id']:22} {p['blanks']:>1} {full.total:>6} {om:13.0f} {wm:14.0f} {om / wm:6.1f} "
+                  f"{w20:15.0f}{col}  {'ok' if same else 'DIFFERENT (not comparable)'}", flush=True)
+    finally:
+        try:
+            ask("quit")
+        except (SystemExit, BrokenPipeError, ValueError):
+            pass
+        proc.wait(timeout=10)
+        if other is not None:
+            assert other.stdin is not None
+            other.stdin.close()
+            other.wait(timeout=30)
+        Path(f.name).unlink()
+    head = f" {'against us':>10}" if other is not None else ""
+    print(f"\n{'blanks':>6} {'positions':>9} {'ours top20 us':>13} {'wolges top1 us':>14} {'median ratio':>12}{head}")
+    for b in sorted(per_class):
+        rows = per_class[b]
+        col = f" {statistics.median(r[3] for r in rows):10.0f}" if other is not None else ""
+        print(f"{b:>6} {len(rows):>9} {statistics.median(r[0] for r in rows):13.0f} "
+              f"{statistics.median(r[1] for r in rows):14.0f} {statistics.median(r[2] for r in rows):12.1f}{col}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -176,11 +330,29 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", action="store_true", help="engine table only")
     ap.add_argument("--http", action="store_true", help="HTTP load test only")
+    ap.add_argument("--wolges", action="store_true",
+                    help="our top-20 search next to wolges' top-1 (needs ../shared/native)")
+    ap.add_argument("--wolges-dir", type=Path, default=ROOT.parent / "shared" / "native",
+                    help="directory with wolges-bench and wolges_times.py (default ../shared/native)")
+    ap.add_argument("--rounds", type=int, default=5, help="--wolges: interleaved rounds per position")
+    ap.add_argument("--calls", type=int, default=5, help="--wolges: timed calls per side and round")
+    ap.add_argument("--only", help="--wolges: comma-separated position ids")
+    ap.add_argument("--against", type=Path, help="--wolges: also time this other checkout (before/after)")
+    ap.add_argument("--stat", choices=["median", "min"], default="median",
+                    help="--wolges: per-position statistic of the single-call times (min: steadier on a busy machine)")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--seconds", type=float, default=30)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--clients", type=int, default=8)
     args = ap.parse_args()
+    if args.wolges:
+        wolges_dir = args.wolges_dir
+        if not wolges_dir.exists() and Path("/work/shared/native").exists():
+            wolges_dir = Path("/work/shared/native")
+        wolges_table(wolges_dir, args.rounds, args.calls, set(args.only.split(",")) if args.only else None,
+                     args.against, min if args.stat == "min" else statistics.median)
+        if not args.engine and not args.http:
+            return
     both = not args.engine and not args.http
     if args.engine or both:
         engine_table(args.repeat)

@@ -1,38 +1,127 @@
 /* Compiled core of the Scrabble-family move generator (optional; see engine/native.py).
  *
- * A line-for-line port of engine.movegen.view_search (its inner functions record, right,
- * after_left, left and run): the same GADDAG walk, the same dedupe rules, the same scores,
- * the same plays in the same order. The Python generator is the reference; this module only
- * makes it faster, and tests/test_native.py checks the two against each other.
+ * A port of engine.movegen: the cross-checks and anchors (movegen.cross_checks, .anchors),
+ * the GADDAG walk (view_search's record, right, after_left, left and run) with the same
+ * dedupe rules and the same scores, and the anchor upper bounds of the best-first search.
+ * The Python generator is the reference; this module only makes it faster, and
+ * tests/test_native.py checks the two against each other play for play.
  *
- * generate(n, cells, lm, wm, xmask, xsum, anchors, is_anchor, values, rack, rack_size,
- *          bonus, down, gmask, gfirst, gchild, groot, keep, scores
+ * generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views,
+ *          dmask, dfirst, dchild, droot, gaddag, keep, prune, rank, scores
  *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
+ *
+ * cells, lm and wm are the board (n*n bytes, row by row); the views (bit 1: across, bit 2:
+ * down, the transpose) are derived here. `starts` are the start squares (board indices,
+ * int32) used when the board is empty. d* is the forward DAWG (cross-checks); gaddag is the
+ * GADDAG as pack(mask, first, child, root) returns it (built once per lexicon).
+ *
+ * keep: -1 returns every play (views in order, anchors in board order: exactly
+ * movegen.generate_view's order); 0 none (count only); N > 0 the plays that rank in the best
+ * N (every play scoring at least the N-th best score, ties included), with a min-heap of the
+ * best N scores seeded by `scores` (carried over from another call) and returned.
+ * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
+ * no bound left reaches the N-th best score found; the plays returned are the same, the count
+ * is then only of the plays visited (not the number of legal plays).
+ * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
+ * (score, down, row, col, word, ((board square, code), ...)) ready for solver.Move (row and
+ * col 1-based; the word's blanks lowercase).
  *
  * The optional filters drop a play before it is counted or kept, exactly as
  * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
- * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any),
- * or fewer of some letter in the main word than need[letter] (27 int32; a blank counts as
- * the letter it stands for).
+ * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any;
+ * the square is in the first view's coordinates: give one view at a time), or fewer of some
+ * letter in the main word than need[letter] (27 int32; a blank counts as the letter it
+ * stands for).
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEP 27
 #define BLANK 64
 #define LETTER_MASK 31
 #define MAX_N 64
+#define ALL_LETTERS (((1u << 27) - 1u) & ~1u)
+
+/* popcount: the compiler's builtin only where it is one instruction for every CPU the build
+ * can run on (ARM64; x86-64 built with POPCNT enabled); a baseline x86-64 build would call
+ * libgcc's __popcountdi2 for it, so it gets the inline bit trick instead. No CPU-specific
+ * flags are ever added: the module runs on any CPU of its architecture. */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__aarch64__) || defined(__POPCNT__))
+#define POPCOUNT(x) __builtin_popcount(x)
+#else
+static inline int POPCOUNT(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+}
+#endif
+#if defined(__GNUC__) || defined(__clang__)
+#define CTZ(x) __builtin_ctz(x) /* a plain instruction on every x86-64 and ARM64 */
+#else
+static inline int CTZ(uint32_t x)
+{
+    int k = 0;
+    while (!(x & 1u)) {
+        x >>= 1;
+        k++;
+    }
+    return k;
+}
+#endif
 
 typedef struct {
     int pos;
     int code;
 } Placed;
 
+/* A GADDAG state as the walk holds it: its mask and the index of its first edge. The walk
+ * runs on a packed copy of the GADDAG (see pack): edges[e] is the Node of the state edge e
+ * leads to, so a step is one load, and a state's edges are adjacent in memory. */
 typedef struct {
-    /* the view */
+    uint32_t mask;
+    uint32_t first;
+} Node;
+
+#define PACKED_NAME "engine._fastgen.Packed"
+
+typedef struct {
+    Node root;
+    Py_ssize_t nedges;
+    Node *edges;
+} Packed;
+
+/* One view of the board: the plays generated in it run across. */
+typedef struct {
+    int down;
+    uint8_t *cells;
+    uint8_t *lm;
+    uint8_t *wm;
+    uint8_t *is_anchor;
+    uint32_t *xmask;
+    int32_t *xsum;
+    int32_t *anchors;
+    int nanchors;
+} View;
+
+/* A play found, kept in C until the end: only the ones that rank become Python tuples. */
+typedef struct {
+    int score;
+    int down;
+    int start;
+    int end;
+    int nplaced;
+    Py_ssize_t off; /* into Gen.pl */
+} Rec;
+
+typedef struct {
+    /* the view being searched */
     int n;
     const uint8_t *cells;
     const uint8_t *lm;
@@ -44,12 +133,8 @@ typedef struct {
     int down;
     int rack_size;
     int bonus;
-    /* the GADDAG */
-    const uint32_t *gmask;
-    const uint32_t *gfirst;
-    const uint32_t *gchild;
-    Py_ssize_t nstates;
-    Py_ssize_t nedges;
+    /* the GADDAG, packed */
+    const Node *edges;
     /* filters */
     int min_length;
     int no_blanks;
@@ -60,6 +145,10 @@ typedef struct {
     int rack[27];
     uint32_t rack_bits;
     int tiles;
+    int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
+    int cover;        /* the anchor being walked: every play puts a new tile on it */
+    int reserve;      /* tiles the left part must leave for the right part (0 or 1) */
+    int64_t floor;    /* the score a play needs to be kept (the heap's minimum once full) */
     Placed placed[MAX_N];
     int nplaced;
     /* output */
@@ -67,9 +156,13 @@ typedef struct {
     long keep;        /* -1 all, 0 none, N > 0 heap of the best N */
     int *heap;        /* min-heap of scores, capacity keep */
     long heap_len;
-    PyObject *plays;  /* list, or NULL when keep == 0 */
-    PyObject **pairs; /* cache of (pos, code) tuples, n*n*128 entries */
+    Rec *recs;        /* plays found (keep != 0) */
+    Py_ssize_t nrecs, caprecs;
+    Placed *pl;       /* their placements */
+    Py_ssize_t npl, cappl;
     int err;          /* a Python exception is set */
+    /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
+    int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -111,81 +204,99 @@ static void heap_replace_top(int *h, long len, int v)
 
 /* ------------------------------------------------------------------ the automaton */
 
-/* The state after the edge for ``code`` (known to exist: bit ``code`` of m is set). */
-static inline int step(Gen *g, uint32_t s, uint32_t m, int code, uint32_t *out)
+/* The state after the edge for ``code`` (known to exist: bit ``code`` of the mask is set; pack
+ * checked that every state's edges are in range, so no test is needed here). */
+static inline Node step(const Gen *g, Node s, int code)
 {
-    Py_ssize_t e = (Py_ssize_t)g->gfirst[s] + __builtin_popcount(m & ((1u << code) - 2u));
-    if (e >= g->nedges) {
-        PyErr_SetString(PyExc_ValueError, "malformed GADDAG: edge index out of range");
-        g->err = 1;
-        return 0;
-    }
-    uint32_t t = g->gchild[e];
-    if ((Py_ssize_t)t >= g->nstates) {
-        PyErr_SetString(PyExc_ValueError, "malformed GADDAG: state out of range");
-        g->err = 1;
-        return 0;
-    }
-    *out = t;
-    return 1;
+    return g->edges[s.first + POPCOUNT(s.mask & ((1u << code) - 2u))];
 }
 
-/* ------------------------------------------------------------------ emitting */
+/* ------------------------------------------------------------------ recording plays */
 
-static PyObject *pair(Gen *g, int pos, int code)
+/* Drop the plays that can no longer rank (below the heap's minimum once it is full). */
+static void compact(Gen *g)
 {
-    PyObject **slot = &g->pairs[(Py_ssize_t)pos * 128 + code];
-    if (!*slot) {
-        *slot = Py_BuildValue("(ii)", pos, code);
-        if (!*slot)
-            return NULL;
+    if (g->keep <= 0 || g->heap_len < g->keep)
+        return;
+    int floor = g->heap[0];
+    Py_ssize_t r = 0, p = 0;
+    for (Py_ssize_t i = 0; i < g->nrecs; i++) {
+        Rec rec = g->recs[i];
+        if (rec.score < floor)
+            continue;
+        memmove(&g->pl[p], &g->pl[rec.off], sizeof(Placed) * (size_t)rec.nplaced);
+        rec.off = p;
+        p += rec.nplaced;
+        g->recs[r++] = rec;
     }
-    Py_INCREF(*slot);
-    return *slot;
+    g->nrecs = r;
+    g->npl = p;
 }
 
-static void emit(Gen *g, int total, int start, int end)
+static void keep_play(Gen *g, int total, int start, int end)
+{
+    if (g->nrecs == g->caprecs || g->npl + g->nplaced > g->cappl) {
+        compact(g);
+        if (g->nrecs * 2 > g->caprecs || g->npl + g->nplaced > g->cappl / 2) {
+            Py_ssize_t cr = g->caprecs ? g->caprecs * 2 : 256;
+            Py_ssize_t cp = g->cappl ? g->cappl * 2 : 2048;
+            while (cp < g->npl + g->nplaced)
+                cp *= 2;
+            Rec *recs = PyMem_Realloc(g->recs, sizeof(Rec) * (size_t)cr);
+            if (!recs) {
+                PyErr_NoMemory();
+                g->err = 1;
+                return;
+            }
+            g->recs = recs;
+            g->caprecs = cr;
+            Placed *pl = PyMem_Realloc(g->pl, sizeof(Placed) * (size_t)cp);
+            if (!pl) {
+                PyErr_NoMemory();
+                g->err = 1;
+                return;
+            }
+            g->pl = pl;
+            g->cappl = cp;
+        }
+    }
+    Rec *rec = &g->recs[g->nrecs++];
+    rec->score = total;
+    rec->down = g->down;
+    rec->start = start;
+    rec->end = end;
+    rec->nplaced = g->nplaced;
+    rec->off = g->npl;
+    memcpy(&g->pl[g->npl], g->placed, sizeof(Placed) * (size_t)g->nplaced);
+    g->npl += g->nplaced;
+}
+
+/* The play as engine.movegen's RawPlay: (score, down, line, start, length, placements). */
+static PyObject *play_tuple(Gen *g, const Rec *rec, PyObject **pairs)
 {
     int n = g->n;
-    PyObject *placed = PyTuple_New(g->nplaced);
-    if (!placed) {
-        g->err = 1;
-        return;
-    }
-    for (int k = 0; k < g->nplaced; k++) {
-        PyObject *p = pair(g, g->placed[k].pos, g->placed[k].code);
-        if (!p) {
+    PyObject *placed = PyTuple_New(rec->nplaced);
+    if (!placed)
+        return NULL;
+    for (int k = 0; k < rec->nplaced; k++) {
+        const Placed *q = &g->pl[rec->off + k];
+        PyObject *p;
+        if (pairs) {
+            PyObject **slot = &pairs[(Py_ssize_t)q->pos * 128 + q->code];
+            if (!*slot && !(*slot = Py_BuildValue("(ii)", q->pos, q->code))) {
+                Py_DECREF(placed);
+                return NULL;
+            }
+            p = *slot;
+            Py_INCREF(p);
+        } else if (!(p = Py_BuildValue("(ii)", q->pos, q->code))) {
             Py_DECREF(placed);
-            g->err = 1;
-            return;
+            return NULL;
         }
         PyTuple_SET_ITEM(placed, k, p);
     }
-    PyObject *play = PyTuple_New(6);
-    if (!play) {
-        Py_DECREF(placed);
-        g->err = 1;
-        return;
-    }
-    PyTuple_SET_ITEM(play, 5, placed);
-    PyObject *down = g->down ? Py_True : Py_False;
-    Py_INCREF(down);
-    PyTuple_SET_ITEM(play, 1, down);
-    long ints[5] = {total, 0, start / n, start % n, end - start};
-    for (int k = 0; k < 5; k++) {
-        if (k == 1)
-            continue;
-        PyObject *v = PyLong_FromLong(ints[k]);
-        if (!v) {
-            Py_DECREF(play);
-            g->err = 1;
-            return;
-        }
-        PyTuple_SET_ITEM(play, k, v);
-    }
-    if (PyList_Append(g->plays, play) < 0)
-        g->err = 1;
-    Py_DECREF(play);
+    return Py_BuildValue("(iOiiiN)", rec->score, rec->down ? Py_True : Py_False, rec->start / n,
+                         rec->start % n, rec->end - rec->start, placed);
 }
 
 static int passes_filters(Gen *g, int start, int end)
@@ -229,25 +340,33 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
         total += g->bonus;
     g->count++;
     if (g->keep < 0) {
-        emit(g, total, start, end);
+        keep_play(g, total, start, end);
     } else if (g->keep > 0) {
         if (g->heap_len < g->keep) {
             heap_push(g->heap, &g->heap_len, total);
-            emit(g, total, start, end);
+            keep_play(g, total, start, end);
         } else if (total >= g->heap[0]) {
             if (total > g->heap[0])
                 heap_replace_top(g->heap, g->heap_len, total);
-            emit(g, total, start, end);
+            keep_play(g, total, start, end);
         }
+        if (g->heap_len == g->keep)
+            g->floor = g->heap[0];
     }
+}
+
+/* The score a play needs to be kept (once the heap of the best N is full). */
+static inline int64_t floor_of(const Gen *g)
+{
+    return g->floor;
 }
 
 /* ------------------------------------------------------------------ the search */
 
-static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum, int wmul,
+static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int wmul,
                   int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     if (pos == row_end) {
         if (m & 1u)
             record(g, start, pos, msum * wmul + xtot, ntiles);
@@ -257,18 +376,21 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     if (code) {
         int letter = code & LETTER_MASK;
         if ((m >> letter) & 1u) {
-            uint32_t nxt;
-            if (!step(g, s, m, letter, &nxt))
-                return;
+            Node nxt = step(g, s, letter);
             right(g, pos + 1, row_end, start, nxt,
                   msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
         }
         return;
     }
-    if (m & 1u) {
+    if ((m & 1u) && pos > g->cover) {
         record(g, start, pos, msum * wmul + xtot, ntiles);
         if (g->err)
             return;
+    }
+    if (g->pruning) {
+        int rs = pos - pos % g->n;
+        if (g->hib[start - rs][pos - rs] < floor_of(g))
+            return; /* no word ending here or further right can reach the best N */
     }
     uint32_t allowed = m & g->xmask[pos];
     if (!g->rack[0])
@@ -276,11 +398,9 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
-        int letter = __builtin_ctz(allowed);
+        int letter = CTZ(allowed);
         allowed ^= low;
-        uint32_t nxt;
-        if (!step(g, s, m, letter, &nxt))
-            return;
+        Node nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -311,49 +431,46 @@ static void right(Gen *g, int pos, int row_end, int start, uint32_t s, int msum,
     }
 }
 
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s, int msum,
+static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
                  int wmul, int xtot, int ntiles);
 
 /* Square ``pos`` now holds the leftmost letter; end here, go further left, or turn. */
-static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s,
+static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s,
                        int msum, int wmul, int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     int left_free = pos == row_start || !g->cells[pos - 1];
-    if (left_free) {
-        if ((m & 1u) && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
+    int rs = row_start;
+    if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
+        if ((m & 1u) && anchor >= g->cover && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot, ntiles);
             if (g->err)
                 return;
         }
         if (((m >> SEP) & 1u) && anchor + 1 < row_end) {
-            uint32_t nxt;
-            if (!step(g, s, m, SEP, &nxt))
-                return;
+            Node nxt = step(g, s, SEP);
             right(g, anchor + 1, row_end, pos, nxt, msum, wmul, xtot, ntiles);
             if (g->err)
                 return;
         }
     }
-    if (pos > row_start) {
+    if (pos > row_start && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
         int p = pos - 1;
-        if (g->cells[p] || (!g->is_anchor[p] && ntiles < g->tiles))
+        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && ntiles + g->reserve < g->tiles))
             left(g, p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles);
     }
 }
 
 /* Fill or follow square ``pos`` going left from the anchor. */
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32_t s, int msum,
+static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
                  int wmul, int xtot, int ntiles)
 {
-    uint32_t m = g->gmask[s];
+    uint32_t m = s.mask;
     int code = g->cells[pos];
     if (code) {
         int letter = code & LETTER_MASK;
         if ((m >> letter) & 1u) {
-            uint32_t nxt;
-            if (!step(g, s, m, letter, &nxt))
-                return;
+            Node nxt = step(g, s, letter);
             after_left(g, pos, anchor, row_start, row_end, nxt,
                        msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
         }
@@ -365,11 +482,9 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
-        int letter = __builtin_ctz(allowed);
+        int letter = CTZ(allowed);
         allowed ^= low;
-        uint32_t nxt;
-        if (!step(g, s, m, letter, &nxt))
-            return;
+        Node nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -400,6 +515,489 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, uint32
     }
 }
 
+/* ------------------------------------------------------------------ views, cross-checks, anchors */
+
+/* A forward automaton (the DAWG) for the cross-checks. */
+typedef struct {
+    const uint32_t *mask;
+    const uint32_t *first;
+    const uint32_t *child;
+    Py_ssize_t nstates;
+    Py_ssize_t nedges;
+} Dawg;
+
+/* The state after ``code`` from ``s``: -1 when there is no such edge, -2 when malformed. */
+static inline int64_t dawg_step(const Dawg *d, uint32_t s, int code)
+{
+    uint32_t m = d->mask[s];
+    if (!((m >> code) & 1u))
+        return -1;
+    Py_ssize_t e = (Py_ssize_t)d->first[s] + POPCOUNT(m & ((1u << code) - 2u));
+    if (e >= d->nedges || (Py_ssize_t)d->child[e] >= d->nstates)
+        return -2;
+    return d->child[e];
+}
+
+/* movegen.cross_checks for every square of view ``v``: 0 on success, -1 with an exception. */
+static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int *values)
+{
+    const uint8_t *cells = v->cells;
+    int nn = n * n;
+    for (int i = 0; i < nn; i++) {
+        v->xsum[i] = -1;
+        if (cells[i]) {
+            v->xmask[i] = 0;
+            continue;
+        }
+        int r = i / n;
+        int above = r > 0 && cells[i - n];
+        int below = r < n - 1 && cells[i + n];
+        if (!above && !below) {
+            v->xmask[i] = ALL_LETTERS;
+            continue;
+        }
+        int top = i, bottom = i;
+        while (top >= n && cells[top - n])
+            top -= n;
+        while (bottom < n * (n - 1) && cells[bottom + n])
+            bottom += n;
+        int sum = values[0]; /* the square itself, empty: as movegen sums values[cells[i]] */
+        for (int j = top; j <= bottom; j += n)
+            if (j != i)
+                sum += (cells[j] & BLANK) ? 0 : values[cells[j] & LETTER_MASK];
+        v->xsum[i] = sum;
+        v->xmask[i] = 0;
+        int64_t s = root;
+        for (int j = top; j < i && s >= 0; j += n)
+            s = dawg_step(d, (uint32_t)s, cells[j] & LETTER_MASK);
+        if (s == -2)
+            goto malformed;
+        if (s < 0)
+            continue;
+        uint32_t m = d->mask[s] & ALL_LETTERS, allowed = 0;
+        while (m) {
+            int code = CTZ(m);
+            m &= m - 1;
+            int64_t t = dawg_step(d, (uint32_t)s, code);
+            for (int j = i + n; j <= bottom && t >= 0; j += n)
+                t = dawg_step(d, (uint32_t)t, cells[j] & LETTER_MASK);
+            if (t == -2)
+                goto malformed;
+            if (t >= 0 && (d->mask[t] & 1u))
+                allowed |= 1u << code;
+        }
+        v->xmask[i] = allowed;
+    }
+    return 0;
+malformed:
+    PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* movegen.anchors: the start squares on an empty board, else every empty square next to a
+ * tile, in square order. */
+static void find_anchors(View *v, int n, const int32_t *starts, Py_ssize_t nstarts, int empty)
+{
+    int nn = n * n;
+    memset(v->is_anchor, 0, (size_t)nn);
+    v->nanchors = 0;
+    if (empty) {
+        for (Py_ssize_t k = 0; k < nstarts; k++) {
+            int s = starts[k];
+            v->anchors[v->nanchors++] = v->down ? (s % n) * n + s / n : s;
+        }
+        qsort(v->anchors, (size_t)v->nanchors, sizeof(int32_t), cmp_int);
+    } else {
+        const uint8_t *cells = v->cells;
+        for (int i = 0; i < nn; i++) {
+            if (cells[i])
+                continue;
+            int r = i / n, c = i % n;
+            if ((c > 0 && cells[i - 1]) || (c < n - 1 && cells[i + 1]) || (r > 0 && cells[i - n]) ||
+                (r < n - 1 && cells[i + n]))
+                v->anchors[v->nanchors++] = i;
+        }
+    }
+    for (int k = 0; k < v->nanchors; k++)
+        v->is_anchor[v->anchors[k]] = 1;
+}
+
+static void use_view(Gen *g, const View *v, int square)
+{
+    int n = g->n;
+    g->cells = v->cells;
+    g->lm = v->lm;
+    g->wm = v->wm;
+    g->xmask = v->xmask;
+    g->xsum = v->xsum;
+    g->is_anchor = v->is_anchor;
+    g->down = v->down;
+    g->square = square < 0 ? -1 : v->down ? (square % n) * n + square / n : square;
+}
+
+/* The plays from anchor ``a``. When tiles follow it on its right, the walk starts on the last
+ * of them and goes left through them to the anchor: the GADDAG then constrains the new tiles
+ * from the first step (a free walk leftwards from the anchor, turning right into the tiles
+ * only at the end, explores every left part the rack allows for nothing). When tiles are only
+ * on its left, the walk starts on the one next to it and fills the anchor after the turn, so
+ * a blank is tried only with the letters that can follow them. The plays are the same, in
+ * another order: only when all plays are returned in movegen's order (keep = -1) does the
+ * walk start on the anchor itself, as movegen's does. */
+static void run_anchor(Gen *g, int a, Node groot)
+{
+    int row_start = a - a % g->n, row_end = row_start + g->n, r = a;
+    g->cover = a;
+    g->reserve = 0;
+    if (g->keep != -1) {
+        while (r + 1 < row_end && g->cells[r + 1])
+            r++;
+        if (r == a && a > row_start && g->cells[a - 1]) {
+            /* tiles on its left only: start on the last of them, go left through them, and
+             * fill the anchor first thing rightwards (one tile kept for it) */
+            g->reserve = 1;
+            r = a - 1;
+        }
+    }
+    left(g, r, r, row_start, row_end, groot, 0, 1, 0, 0);
+}
+
+/* ------------------------------------------------------------------ upper bounds */
+
+static void sort_desc(int64_t *x, int k) /* insertion sort: k is a row's worth */
+{
+    for (int i = 1; i < k; i++) {
+        int64_t c = x[i];
+        int j = i;
+        while (j > 0 && x[j - 1] < c) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = c;
+    }
+}
+
+/* The best pairing of the ``k`` largest values (sorted, descending) with ``k`` coefficients
+ * (rearrangement inequality: largest with largest). */
+static int64_t pairing(const int *vals, int64_t *coef, int k)
+{
+    sort_desc(coef, k);
+    int64_t s = 0;
+    for (int i = 0; i < k; i++)
+        s += vals[i] * coef[i];
+    return s;
+}
+
+/* Upper bounds of the score of the plays generated from anchor ``a`` of the current view, per
+ * extent: g->lob[lo] bounds the plays whose main word starts on square row_start + lo,
+ * g->hib[lo][hi] those that also end on row_start + hi, made monotone for the walk's tests:
+ * g->lob_left[x] = max of lob[0..x], g->hib[lo][h] = max over hi >= h. -1: no play. Returns
+ * the anchor's bound (the maximum). A "shadow" play for each extent lo..hi the walk could
+ * produce (leftwards no new tile on another anchor; every empty square in it fillable from
+ * the rack, a blank fitting any cross-set): the tiles already there, plus the rack's values
+ * paired best-first with each empty square's weight (letter premium x (word premiums of the
+ * extent + its own word premium if it makes a cross-word)), plus the cross-words' existing
+ * tiles, plus the all-tiles bonus. A square whose cross-set is restricted takes at most the
+ * best rack value that fits it: the smaller of the two pairings is kept. */
+static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
+{
+    int n = g->n, row_start = a - a % n, row_end = row_start + n;
+    const uint8_t *cells = g->cells;
+    uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
+    int tiles = g->tiles;
+    int64_t top = -1;
+    for (int x = 0; x < n; x++)
+        g->lob[x] = g->lob_left[x] = -1;
+    if (!(g->xmask[a] & usable) || tiles < 1)
+        return -1;
+    int no_bound = tiles > nvals; /* more tiles than the values kept: never pruned */
+    int lo_min = a, emp = 1;
+    while (lo_min > row_start) {
+        int q = lo_min - 1;
+        if (!cells[q]) {
+            if (g->is_anchor[q] || emp >= tiles || !(g->xmask[q] & usable))
+                break;
+            emp++;
+        }
+        lo_min = q;
+    }
+    int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
+    int64_t coef[MAX_N], coef2[MAX_N];
+    for (int lo = lo_min; lo <= a; lo++) {
+        if (lo > row_start && cells[lo - 1])
+            continue; /* the word would go on leftwards */
+        int64_t held = 0, wmul = 1, best = -1;
+        int64_t *row = g->hib[lo - row_start];
+        for (int y = 0; y < n; y++)
+            row[y] = -1;
+        int k = 0;
+        for (int q = lo; q < row_end; q++) {
+            int code = cells[q];
+            if (code) {
+                held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+            } else {
+                uint32_t fit = g->xmask[q] & usable;
+                if (q > a && (k >= tiles || !fit))
+                    break;
+                lmv[k] = g->lm[q];
+                wmv[k] = g->wm[q];
+                xsv[k] = g->xsum[q];
+                int cap = 0;
+                for (uint32_t m = fit & g->rack_bits; m; m &= m - 1) {
+                    int v = g->values[CTZ(m)];
+                    cap = v > cap ? v : cap;
+                }
+                capv[k] = cap;
+                wmul *= wmv[k];
+                if (wmul > (1 << 24))
+                    no_bound = 1; /* absurd premiums: never pruned */
+                k++;
+            }
+            if (q < a || (q + 1 < row_end && cells[q + 1]))
+                continue; /* not an end: the anchor must be covered, the word cannot stop */
+            int64_t b;
+            if (no_bound) {
+                b = INT64_MAX / 4;
+            } else {
+                int64_t fixed = held * wmul, restricted = 0;
+                int u = 0;
+                for (int j = 0; j < k; j++) {
+                    int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
+                    coef[j] = w;
+                    if (xsv[j] >= 0) {
+                        fixed += (int64_t)xsv[j] * wmv[j];
+                        restricted += capv[j] * w;
+                    } else {
+                        coef2[u++] = w;
+                    }
+                }
+                int64_t b1 = pairing(vals, coef, k);
+                int64_t b2 = restricted + pairing(vals, coef2, u);
+                b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
+            }
+            row[q - row_start] = b;
+            if (b > best)
+                best = b;
+        }
+        for (int h = n - 2; h >= 0; h--) /* suffix maxima over the end square */
+            if (row[h + 1] > row[h])
+                row[h] = row[h + 1];
+        g->lob[lo - row_start] = best;
+        if (best > top)
+            top = best;
+    }
+    for (int x = 0; x < n; x++)
+        g->lob_left[x] = x ? (g->lob[x] > g->lob_left[x - 1] ? g->lob[x] : g->lob_left[x - 1]) : g->lob[0];
+    return top;
+}
+
+/* A cheap, looser bound of every play from anchor ``a`` (-1: none): movegen.view_search's, one
+ * window for the whole anchor (leftwards up to the next anchor, rightwards as far as the rack
+ * reaches): its tiles, plus the best pairing of rack values with its letter premiums, times
+ * every word premium in it, plus the best cross-words, plus the bonus if a whole rack fits. */
+static int64_t window_bound(Gen *g, int a, const int *vals, int nvals)
+{
+    int n = g->n, row_start = a - a % n, row_end = row_start + n;
+    const uint8_t *cells = g->cells;
+    uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
+    int tiles = g->tiles;
+    if (!(g->xmask[a] & usable) || tiles < 1)
+        return -1;
+    if (tiles > nvals)
+        return INT64_MAX / 4;
+    int lo = a, hi = a, empties = 1;
+    while (lo > row_start && (cells[lo - 1] || (!g->is_anchor[lo - 1] && (g->xmask[lo - 1] & usable))))
+        lo--;
+    while (hi + 1 < row_end) {
+        int q = hi + 1;
+        if (!cells[q]) {
+            if (empties >= tiles || !(g->xmask[q] & usable))
+                break;
+            empties++;
+        }
+        hi = q;
+    }
+    int64_t held = 0, wmul = 1, lms[MAX_N], crosses[MAX_N];
+    int nl = 0, nc = 0;
+    for (int q = lo; q <= hi; q++) {
+        int code = cells[q];
+        if (code) {
+            held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+            continue;
+        }
+        lms[nl++] = g->lm[q];
+        wmul *= g->wm[q];
+        if (wmul > (1 << 24))
+            return INT64_MAX / 4;
+        if (g->xsum[q] >= 0)
+            crosses[nc++] = ((int64_t)g->xsum[q] + (int64_t)vals[0] * g->lm[q]) * g->wm[q];
+    }
+    int k = tiles < nl ? tiles : nl;
+    sort_desc(lms, nl);
+    sort_desc(crosses, nc);
+    int64_t best = held * wmul;
+    for (int j = 0; j < k; j++) /* the k best values on the k best letter premiums */
+        best += wmul * vals[j] * lms[j];
+    for (int j = 0; j < nc && j < k; j++) /* and the k best cross-words */
+        best += crosses[j];
+    if (tiles >= g->rack_size && nl >= g->rack_size)
+        best += g->bonus;
+    return best;
+}
+
+typedef struct {
+    int64_t bound;
+    int view;
+    int anchor;
+    int fine; /* the bound is anchor_bounds', not window_bound's */
+} Task;
+
+/* The tasks as a max-heap (best bound first; ties in view then anchor order). */
+static int task_before(const Task *x, const Task *y)
+{
+    if (x->bound != y->bound)
+        return x->bound > y->bound;
+    if (x->view != y->view)
+        return x->view < y->view;
+    return x->anchor < y->anchor;
+}
+
+static void task_push(Task *h, Py_ssize_t *len, Task t)
+{
+    Py_ssize_t i = (*len)++;
+    while (i > 0) {
+        Py_ssize_t p = (i - 1) / 2;
+        if (!task_before(&t, &h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = t;
+}
+
+static Task task_pop(Task *h, Py_ssize_t *len)
+{
+    Task top = h[0], t = h[--*len];
+    Py_ssize_t i = 0, n = *len;
+    for (;;) {
+        Py_ssize_t l = 2 * i + 1, r = l + 1, m = i;
+        const Task *mv = &t;
+        if (l < n && task_before(&h[l], mv)) {
+            m = l;
+            mv = &h[l];
+        }
+        if (r < n && task_before(&h[r], mv))
+            m = r;
+        if (m == i)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    if (n > 0)
+        h[i] = t;
+    return top;
+}
+
+
+/* ------------------------------------------------------------------ ranking */
+
+/* The main word's text as solver.Move has it: A-Z, a blank's letter lowercase. */
+static int word_of(const Gen *g, const View *v, const Rec *r, char *out)
+{
+    int k = 0;
+    for (int q = r->start; q < r->end; q++) {
+        int code = v->cells[q];
+        for (int j = 0; !code && j < r->nplaced; j++)
+            if (g->pl[r->off + j].pos == q)
+                code = g->pl[r->off + j].code;
+        out[k++] = (char)((code & LETTER_MASK) - 1 + ((code & BLANK) ? 'a' : 'A'));
+    }
+    return k;
+}
+
+/* solver.Move.sort_key order: best score first, across before down, then row, column (of the
+ * main word's first square on the board) and the word (uppercase before lowercase). */
+static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
+{
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    if (x->down != y->down)
+        return x->down - y->down;
+    int n = g->n, xl = x->start / n, xs = x->start % n, yl = y->start / n, ys = y->start % n;
+    int xr = x->down ? xs : xl, xc = x->down ? xl : xs, yr = y->down ? ys : yl, yc = y->down ? yl : ys;
+    if (xr != yr)
+        return xr - yr;
+    if (xc != yc)
+        return xc - yc;
+    char wx[MAX_N], wy[MAX_N];
+    int lx = word_of(g, vfor[x->down], x, wx), ly = word_of(g, vfor[y->down], y, wy);
+    int c = memcmp(wx, wy, (size_t)(lx < ly ? lx : ly));
+    return c ? c : lx - ly;
+}
+
+/* A ranked play, ready for solver.Move: (score, down, row, col, word, tiles), row and col
+ * 1-based on the board, tiles ((board square, code), ...) in square order. */
+static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
+{
+    int n = g->n, sq[MAX_N], code[MAX_N], k = r->nplaced;
+    char word[MAX_N];
+    int len = word_of(g, v, r, word);
+    for (int j = 0; j < k; j++) {
+        int p = g->pl[r->off + j].pos, c = g->pl[r->off + j].code, i = j;
+        int b = r->down ? (p % n) * n + p / n : p;
+        while (i > 0 && sq[i - 1] > b) {
+            sq[i] = sq[i - 1];
+            code[i] = code[i - 1];
+            i--;
+        }
+        sq[i] = b;
+        code[i] = c;
+    }
+    PyObject *tiles = PyTuple_New(k);
+    if (!tiles)
+        return NULL;
+    for (int j = 0; j < k; j++) {
+        PyObject *t = Py_BuildValue("(ii)", sq[j], code[j]);
+        if (!t) {
+            Py_DECREF(tiles);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tiles, j, t);
+    }
+    int line = r->start / n, at = r->start % n;
+    return Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
+                         (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
+                         (Py_ssize_t)len, tiles);
+}
+
+/* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument). */
+static int rank_sort(const Gen *g, View *const *vfor, Py_ssize_t *idx, Py_ssize_t len)
+{
+    Py_ssize_t *tmp = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(len ? len : 1));
+    if (!tmp)
+        return -1;
+    for (Py_ssize_t w = 1; w < len; w *= 2) {
+        for (Py_ssize_t lo = 0; lo < len; lo += 2 * w) {
+            Py_ssize_t mid = lo + w < len ? lo + w : len, hi = lo + 2 * w < len ? lo + 2 * w : len;
+            Py_ssize_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = rank_cmp(g, vfor, &g->recs[idx[j]], &g->recs[idx[i]]) < 0 ? idx[j++] : idx[i++];
+            while (i < mid)
+                tmp[k++] = idx[i++];
+            while (j < hi)
+                tmp[k++] = idx[j++];
+        }
+        memcpy(idx, tmp, sizeof(Py_ssize_t) * (size_t)len);
+    }
+    PyMem_Free(tmp);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ the entry point */
 
 static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t itemsize)
@@ -414,29 +1012,42 @@ static int need_len(const char *what, Py_buffer *b, Py_ssize_t items, Py_ssize_t
 
 static PyObject *generate(PyObject *self, PyObject *args)
 {
-    int n, rack_size, bonus, down;
-    unsigned int groot;
+    int n, rack_size, bonus, views, prune, rank;
+    Py_ssize_t *order = NULL;
+    unsigned int droot;
+    PyObject *packed_obj;
+    const Packed *packed;
     long keep;
     PyObject *scores;
     int min_length = 0, no_blanks = 0, square = -1;
     Py_buffer need = {0};
-    Py_buffer cells = {0}, lm = {0}, wm = {0}, xmask = {0}, xsum = {0}, anchors = {0},
-              is_anchor = {0}, values = {0}, rack = {0}, gmask = {0}, gfirst = {0},
-              gchild = {0};
-    Py_buffer *bufs[] = {&cells, &lm,   &wm,    &xmask, &xsum,  &anchors,
-                         &is_anchor, &values, &rack, &gmask, &gfirst, &gchild, &need};
-    PyObject *result = NULL, *plays = NULL, *out_scores = NULL;
+    Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
+              dmask = {0}, dfirst = {0}, dchild = {0};
+    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need};
+    PyObject *result = NULL, *plays = NULL, *out_scores = NULL, **pairs = NULL;
     Gen *g = NULL;
+    View vw[2];
+    uint8_t *vbuf = NULL;
+    Task *tasks = NULL;
+    int nviews = 0;
     (void)self;
-    Py_ssize_t nn = 0, nstates, nanchors;
-    const int32_t *rk, *anc;
-    int gc_was_enabled = 0;
+    Py_ssize_t nn = 0, nstarts, nout = 0;
+    const int32_t *rk;
+    int gc_was_enabled = 0, empty = 1;
+    Dawg d;
+    int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*y*y*y*iipy*y*y*IlO!|ipiy*:generate", &n, &cells,
-                          &lm, &wm, &xmask, &xsum, &anchors, &is_anchor, &values, &rack,
-                          &rack_size, &bonus, &down, &gmask, &gfirst, &gchild, &groot, &keep,
-                          &PyList_Type, &scores, &min_length, &no_blanks, &square, &need))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*:generate", &n, &cells, &lm,
+                          &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
+                          &dchild, &droot, &packed_obj, &keep, &prune, &rank, &PyList_Type, &scores,
+                          &min_length, &no_blanks, &square, &need))
         return NULL;
+    packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
+    if (!packed) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "the GADDAG must be the object pack() returns");
+        goto done;
+    }
 
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
@@ -444,17 +1055,19 @@ static PyObject *generate(PyObject *self, PyObject *args)
     }
     nn = (Py_ssize_t)n * n;
     if (!need_len("cells", &cells, nn, 1) || !need_len("lm", &lm, nn, 1) ||
-        !need_len("wm", &wm, nn, 1) || !need_len("xmask", &xmask, nn, 4) ||
-        !need_len("xsum", &xsum, nn, 4) || !need_len("is_anchor", &is_anchor, nn, 1) ||
-        !need_len("values", &values, 27, 4) || !need_len("rack", &rack, 27, 4))
+        !need_len("wm", &wm, nn, 1) || !need_len("values", &values, 27, 4) ||
+        !need_len("rack", &rack, 27, 4))
         goto done;
-    if (anchors.len % 4 || gmask.len % 4 || gfirst.len != gmask.len || gchild.len % 4) {
-        PyErr_SetString(PyExc_ValueError, "anchors and GADDAG arrays must hold 4-byte items");
+    if (starts.len % 4 || dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "start squares and automaton arrays must hold 4-byte items");
         goto done;
     }
-    nstates = gmask.len / 4;
-    if ((Py_ssize_t)groot >= nstates) {
-        PyErr_SetString(PyExc_ValueError, "GADDAG root out of range");
+    if ((Py_ssize_t)droot >= dmask.len / 4) {
+        PyErr_SetString(PyExc_ValueError, "automaton root out of range");
+        goto done;
+    }
+    if (views < 1 || views > 3) {
+        PyErr_SetString(PyExc_ValueError, "views must be 1 (across), 2 (down) or 3 (both)");
         goto done;
     }
     if (keep < -1)
@@ -463,50 +1076,61 @@ static PyObject *generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "more carried-over scores than keep");
         goto done;
     }
+    nstarts = starts.len / 4;
+    if (nstarts > nn) {
+        PyErr_SetString(PyExc_ValueError, "more start squares than squares");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < nstarts; k++) {
+        int s = ((const int32_t *)starts.buf)[k];
+        if (s < 0 || s >= nn) {
+            PyErr_Format(PyExc_ValueError, "start square %d off the board", s);
+            goto done;
+        }
+    }
 
-    g = PyMem_Calloc(1, sizeof(Gen));
+    g = PyMem_Malloc(sizeof(Gen));
     if (!g) {
         PyErr_NoMemory();
         goto done;
     }
+    memset(g, 0, offsetof(Gen, lob)); /* the 33 KB of bounds after it need no zeroing */
     g->n = n;
-    g->cells = cells.buf;
-    g->lm = lm.buf;
-    g->wm = wm.buf;
-    g->xmask = xmask.buf;
-    g->xsum = xsum.buf;
-    g->is_anchor = is_anchor.buf;
     memcpy(g->values, values.buf, sizeof g->values);
-    g->down = down;
     g->rack_size = rack_size;
     g->bonus = bonus;
-    g->gmask = gmask.buf;
-    g->gfirst = gfirst.buf;
-    g->gchild = gchild.buf;
-    g->nstates = nstates;
-    g->nedges = gchild.len / 4;
+    g->edges = packed->edges;
     g->keep = keep;
     g->min_length = min_length;
     g->no_blanks = no_blanks;
-    g->square = square < nn ? square : -1;
+    if (square >= nn)
+        square = -1;
     if (need.obj && need.len) {
         if (!need_len("need", &need, 27, 4))
             goto done;
         memcpy(g->need, need.buf, sizeof g->need);
         g->has_need = 1;
     }
+    d.mask = dmask.buf;
+    d.first = dfirst.buf;
+    d.child = dchild.buf;
+    d.nstates = dmask.len / 4;
+    d.nedges = dchild.len / 4;
 
+    const uint8_t *bc = cells.buf, *blm = lm.buf, *bwm = wm.buf;
     for (Py_ssize_t i = 0; i < nn; i++) {
-        int code = g->cells[i];
+        int code = bc[i];
         int letter = code & ~BLANK;
         if (code && (letter < 1 || letter > 26)) {
             PyErr_Format(PyExc_ValueError, "cells[%zd] = %d is not a tile code", i, code);
             goto done;
         }
-        if (g->lm[i] > 9 || g->wm[i] > 9) {
+        if (blm[i] > 9 || bwm[i] > 9) {
             PyErr_SetString(PyExc_ValueError, "multipliers must be 0..9");
             goto done;
         }
+        if (code)
+            empty = 0;
     }
     rk = rack.buf;
     for (int i = 0; i < 27; i++) {
@@ -518,6 +1142,16 @@ static PyObject *generate(PyObject *self, PyObject *args)
         g->tiles += rk[i];
         if (i && rk[i])
             g->rack_bits |= 1u << i;
+    }
+    /* the rack's values, largest first, blanks as 0 (for the bounds; a play has at most n tiles) */
+    for (int i = 0; i < 27; i++)
+        for (int c = 0; c < g->rack[i] && nvals < MAX_N; c++)
+            vals[nvals++] = i ? g->values[i] : 0;
+    qsort(vals, (size_t)nvals, sizeof(int), cmp_int);
+    for (int i = 0; i < nvals / 2; i++) {
+        int t = vals[i];
+        vals[i] = vals[nvals - 1 - i];
+        vals[nvals - 1 - i] = t;
     }
 
     if (keep > 0) {
@@ -533,30 +1167,140 @@ static PyObject *generate(PyObject *self, PyObject *args)
             heap_push(g->heap, &g->heap_len, (int)v);
         }
     }
-    plays = PyList_New(0);
-    if (!plays)
-        goto done;
-    g->plays = plays;
-    g->pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *));
-    if (!g->pairs) {
+    g->floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
+
+    /* the views: 1 + 1 + 1 + 1 + 4 + 4 + 4 bytes a square */
+    vbuf = PyMem_Malloc((size_t)nn * 16 * 2);
+    if (!vbuf) {
         PyErr_NoMemory();
         goto done;
     }
+    for (int down = 0; down < 2; down++) {
+        if (!(views & (1 << down)))
+            continue;
+        View *v = &vw[nviews++];
+        uint8_t *p = vbuf + (size_t)nn * 16 * down;
+        v->down = down;
+        v->xmask = (uint32_t *)p;
+        v->xsum = (int32_t *)(p + nn * 4);
+        v->anchors = (int32_t *)(p + nn * 8);
+        v->cells = p + nn * 12;
+        v->lm = p + nn * 13;
+        v->wm = p + nn * 14;
+        v->is_anchor = p + nn * 15;
+        if (!down) {
+            memcpy(v->cells, bc, (size_t)nn);
+            memcpy(v->lm, blm, (size_t)nn);
+            memcpy(v->wm, bwm, (size_t)nn);
+        } else {
+            for (int r = 0; r < n; r++)
+                for (int c = 0; c < n; c++) {
+                    v->cells[c * n + r] = bc[r * n + c];
+                    v->lm[c * n + r] = blm[r * n + c];
+                    v->wm[c * n + r] = bwm[r * n + c];
+                }
+        }
+        if (cross_checks(v, n, &d, droot, g->values) < 0)
+            goto done;
+        find_anchors(v, n, starts.buf, nstarts, empty);
+    }
 
-    anc = anchors.buf;
-    nanchors = anchors.len / 4;
     /* Many thousands of new tuples would trigger the cyclic collector again and again; they
      * cannot form cycles, so it is paused while they are built (no Python code runs here). */
     gc_was_enabled = PyGC_Disable();
-    for (Py_ssize_t k = 0; k < nanchors && !g->err; k++) {
-        int a = anc[k];
-        if (a < 0 || a >= nn) {
-            PyErr_Format(PyExc_ValueError, "anchor %d off the board", a);
+    if (prune && keep > 0) {
+        Py_ssize_t ntasks = 0;
+        /* the anchors of the views, best bound first: first by the cheap window bound; an
+         * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
+         * back unless it is still on top; its walk then tests the extents' bounds against
+         * the N-th best score. Stop when the best bound left cannot reach it. */
+        tasks = PyMem_Malloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
+        if (!tasks) {
+            PyErr_NoMemory();
             g->err = 1;
-            break;
         }
-        int row_start = a - a % n;
-        left(g, a, a, row_start, row_start + n, groot, 0, 1, 0, 0);
+        for (int k = 0; k < nviews && !g->err; k++) {
+            use_view(g, &vw[k], square);
+            for (int j = 0; j < vw[k].nanchors; j++) {
+                Task t = {window_bound(g, vw[k].anchors[j], vals, nvals), k, vw[k].anchors[j], 0};
+                if (t.bound >= 0)
+                    task_push(tasks, &ntasks, t);
+            }
+        }
+        int current = -1, fresh_view = -1, fresh_anchor = -1;
+        while (ntasks > 0 && !g->err) {
+            Task t = task_pop(tasks, &ntasks);
+            if (t.bound < floor_of(g))
+                break; /* no play left can reach the keep-th best score */
+            if (t.view != current) {
+                current = t.view;
+                use_view(g, &vw[current], square);
+            }
+            /* per extent, the bounds cost about as much as a blank-less anchor's walk: they
+             * are for racks with a blank, whose walks are far longer */
+            int fine = g->rack[0] > 0;
+            if (fine && (fresh_view != t.view || fresh_anchor != t.anchor)) {
+                int64_t b = anchor_bounds(g, t.anchor, vals, nvals);
+                fresh_view = t.view;
+                fresh_anchor = t.anchor;
+                if (!t.fine) {
+                    t.bound = b < t.bound ? b : t.bound;
+                    t.fine = 1;
+                    if (t.bound < 0)
+                        continue;
+                    if (ntasks > 0 && task_before(&tasks[0], &t)) {
+                        task_push(tasks, &ntasks, t);
+                        continue;
+                    }
+                }
+            }
+            g->pruning = fine;
+            run_anchor(g, t.anchor, packed->root);
+            g->pruning = 0;
+        }
+    } else {
+        for (int k = 0; k < nviews && !g->err; k++) {
+            use_view(g, &vw[k], square);
+            for (int j = 0; j < vw[k].nanchors && !g->err; j++)
+                run_anchor(g, vw[k].anchors[j], packed->root);
+        }
+    }
+    if (!g->err) {
+        int floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT_MIN;
+        order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
+        if (!order) {
+            PyErr_NoMemory();
+            g->err = 1;
+        }
+        for (Py_ssize_t i = 0; i < g->nrecs && !g->err; i++)
+            if (g->recs[i].score >= floor)
+                order[nout++] = i;
+        if (!g->err && rank && keep > 0) {
+            /* the best `keep` in solver's ranking order: the caller needs no sorting */
+            View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
+            if (rank_sort(g, vfor, order, nout) < 0) {
+                PyErr_NoMemory();
+                g->err = 1;
+            }
+            if (nout > keep)
+                nout = keep;
+        }
+        plays = g->err ? NULL : PyList_New(nout);
+        if (!plays)
+            g->err = 1;
+        else if (nout > 256 && !(pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *)))) {
+            PyErr_NoMemory();
+            g->err = 1;
+        }
+        View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
+        for (Py_ssize_t o = 0; o < nout && !g->err; o++) {
+            const Rec *r = &g->recs[order[o]];
+            PyObject *t = rank && keep > 0 ? ranked_tuple(g, vfor[r->down], r) : play_tuple(g, r, pairs);
+            if (!t)
+                g->err = 1;
+            else
+                PyList_SET_ITEM(plays, o, t);
+        }
     }
     if (gc_was_enabled)
         PyGC_Enable();
@@ -581,15 +1325,20 @@ static PyObject *generate(PyObject *self, PyObject *args)
     result = Py_BuildValue("(lOO)", g->count, plays, out_scores);
 
 done:
+    if (pairs) {
+        for (Py_ssize_t i = 0; i < nn * 128; i++)
+            Py_XDECREF(pairs[i]);
+        PyMem_Free(pairs);
+    }
     if (g) {
-        if (g->pairs) {
-            for (Py_ssize_t i = 0; i < nn * 128; i++)
-                Py_XDECREF(g->pairs[i]);
-            PyMem_Free(g->pairs);
-        }
         PyMem_Free(g->heap);
+        PyMem_Free(g->recs);
+        PyMem_Free(g->pl);
         PyMem_Free(g);
     }
+    PyMem_Free(tasks);
+    PyMem_Free(order);
+    PyMem_Free(vbuf);
     Py_XDECREF(plays);
     Py_XDECREF(out_scores);
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
@@ -598,11 +1347,458 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ Upwords */
+
+/* engine.upwords.generate in C: the same depth-first walk along the forward DAWG for every
+ * line of both views, the same checks, the same plays in the same order. */
+
+#define UP_Q 17
+#define UP_U 21
+#define UP_S 19
+
+typedef struct {
+    int has;    /* the square has a perpendicular word */
+    uint32_t mask;
+    int length, hsum, flat, qu;
+} UpCross;
+
+typedef struct {
+    int n, down, base, row, empty, rack_size, bonus, max_h, qu_bonus, plural_rule, rack_tiles;
+    const uint8_t *cells;
+    const uint8_t *heights;
+    const UpCross *cross;
+    const Dawg *d;
+    int rack[27];
+    uint8_t touch[MAX_N];
+    int nxt[MAX_N + 1];
+    int runs[MAX_N][2];
+    int nruns;
+    Placed placed[MAX_N];
+    int nplaced;
+    PyObject *plays;
+    int err;
+} Up;
+
+/* The state after one tile: the Qu tile walks Q then U. -1: none; -2: malformed. */
+static inline int64_t up_step(const Dawg *d, int64_t s, int code)
+{
+    if (s < 0)
+        return s;
+    s = dawg_step(d, (uint32_t)s, code);
+    if (code == UP_Q && s >= 0)
+        s = dawg_step(d, (uint32_t)s, UP_U);
+    return s;
+}
+
+static inline int up_score(const Up *u, int length, int hsum, int flat, int qu)
+{
+    return flat ? 2 * length + (qu ? u->qu_bonus : 0) : hsum;
+}
+
+/* engine.upwords.only_pluralises: a lone S on the empty square i forms at least one word and
+ * every word it forms is just a plural (right after a word of 2+ letters not ending in S,
+ * nothing after it). */
+static int up_only_pluralises(int n, const uint8_t *cells, int i)
+{
+    int r = i / n, c = i % n, plural = 0, other = 0;
+    for (int k = 0; k < 2; k++) {
+        int step = k ? n : 1, before = k ? r : c, after = k ? n - 1 - r : n - 1 - c;
+        int has_prev = before >= 1 && cells[i - step];
+        int has_next = after >= 1 && cells[i + step];
+        if (!has_prev && !has_next)
+            continue; /* no word along this line */
+        if (has_prev && !has_next && before >= 2 && cells[i - 2 * step] &&
+            (cells[i - step] & LETTER_MASK) != UP_S)
+            plural = 1;
+        else
+            other = 1;
+    }
+    return plural && !other;
+}
+
+static void up_finish(Up *u, int start, int end, int total, int ntiles)
+{
+    int length = end - start, base = u->base;
+    for (int k = 0; k < u->nruns; k++) {
+        int a = u->runs[k][0], b = u->runs[k][1];
+        if (a >= start && b < end) {
+            int all = 1;
+            for (int c = a; c <= b && all; c++) {
+                int hit = 0;
+                for (int j = 0; j < u->nplaced; j++)
+                    hit |= u->placed[j].pos == base + c && u->cells[base + c];
+                all = hit;
+            }
+            if (all)
+                return; /* covers every letter of an existing word */
+        }
+    }
+    if (ntiles == 1) {
+        int p = u->placed[0].pos, code = u->placed[0].code;
+        const UpCross *cr = &u->cross[p];
+        if (length < 2)
+            return; /* no word this way: the other view has it */
+        if (u->down && cr->has)
+            return; /* forms words both ways: found across */
+        if (u->plural_rule && code == UP_S && !u->cells[p] && up_only_pluralises(u->n, u->cells, p))
+            return; /* only pluralises (engine.upwords.only_pluralises) */
+    }
+    if (u->empty && ntiles < 2)
+        return;
+    if (ntiles == u->rack_size)
+        total += u->bonus;
+    PyObject *placed = PyTuple_New(u->nplaced);
+    if (!placed) {
+        u->err = 1;
+        return;
+    }
+    for (int j = 0; j < u->nplaced; j++) {
+        PyObject *t = Py_BuildValue("(ii)", u->placed[j].pos, u->placed[j].code);
+        if (!t) {
+            Py_DECREF(placed);
+            u->err = 1;
+            return;
+        }
+        PyTuple_SET_ITEM(placed, j, t);
+    }
+    PyObject *play = Py_BuildValue("(iOiiiN)", total, u->down ? Py_True : Py_False, u->row, start,
+                                   length, placed);
+    if (!play || PyList_Append(u->plays, play) < 0)
+        u->err = 1;
+    Py_XDECREF(play);
+}
+
+static void up_dfs(Up *u, int c, int start, int64_t s, int ntiles, int hsum, int flat, int qu,
+                   int xtot, int touched)
+{
+    int n = u->n, base = u->base;
+    if (c == n || !u->cells[base + c]) {
+        if (ntiles && touched && (u->d->mask[s] & 1u) && c - start >= 1) {
+            int length = c - start;
+            int main = length >= 2 ? up_score(u, length, hsum, flat, qu) : 0;
+            up_finish(u, start, c, main + xtot, ntiles);
+            if (u->err)
+                return;
+        }
+        if (c == n)
+            return;
+    }
+    int left = u->rack_tiles - ntiles;
+    if (!touched) {
+        int need = u->nxt[c] - c + ((u->nxt[c] < n && u->cells[base + u->nxt[c]]) ? 0 : 1);
+        if (u->nxt[c] == n || need > left)
+            return;
+    }
+    int i = base + c, here = u->cells[i], h = u->heights[i];
+    if (here) { /* keep the stack as it is */
+        int64_t t = up_step(u->d, s, here);
+        if (t == -2) {
+            u->err = 2;
+            return;
+        }
+        if (t >= 0)
+            up_dfs(u, c + 1, start, t, ntiles, hsum + h, flat && h == 1, qu || here == UP_Q, xtot, 1);
+        if (u->err || h >= u->max_h)
+            return;
+    }
+    if (!left)
+        return;
+    const UpCross *cr = &u->cross[i];
+    uint32_t allowed = cr->has ? cr->mask : ALL_LETTERS;
+    int nh = h + 1;
+    for (int code = 1; code < 27; code++) {
+        if (!u->rack[code] || !((allowed >> code) & 1u) || code == here)
+            continue;
+        int64_t t = up_step(u->d, s, code);
+        if (t == -2) {
+            u->err = 2;
+            return;
+        }
+        if (t < 0)
+            continue;
+        int x = xtot;
+        if (cr->has)
+            x += up_score(u, cr->length, cr->hsum + nh, cr->flat && nh == 1, cr->qu || code == UP_Q);
+        u->rack[code]--;
+        u->placed[u->nplaced].pos = i;
+        u->placed[u->nplaced].code = code;
+        u->nplaced++;
+        up_dfs(u, c + 1, start, t, ntiles + 1, hsum + nh, flat && nh == 1, qu || code == UP_Q, x,
+               touched || u->touch[c]);
+        u->nplaced--;
+        u->rack[code]++;
+        if (u->err)
+            return;
+    }
+}
+
+/* upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule,
+ *         dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them. */
+static PyObject *upwords(PyObject *self, PyObject *args)
+{
+    int n, rack_size, bonus, max_h, qu_bonus, plural_rule;
+    unsigned int droot;
+    Py_buffer cells = {0}, heights = {0}, starts = {0}, rack = {0}, dmask = {0}, dfirst = {0}, dchild = {0};
+    Py_buffer *bufs[] = {&cells, &heights, &starts, &rack, &dmask, &dfirst, &dchild};
+    PyObject *plays = NULL, *result = NULL;
+    uint8_t *vbuf = NULL;
+    UpCross *cross = NULL;
+    Up *u = NULL;
+    Dawg d;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I:upwords", &n, &cells, &heights, &starts, &rack,
+                          &rack_size, &bonus, &max_h, &qu_bonus, &plural_rule, &dmask, &dfirst, &dchild,
+                          &droot))
+        return NULL;
+    if (n < 1 || n > MAX_N) {
+        PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
+        goto done;
+    }
+    Py_ssize_t nn = (Py_ssize_t)n * n;
+    if (!need_len("cells", &cells, nn, 1) || !need_len("heights", &heights, nn, 1) ||
+        !need_len("rack", &rack, 27, 4))
+        goto done;
+    if (starts.len % 4 || dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4 ||
+        (Py_ssize_t)droot >= dmask.len / 4) {
+        PyErr_SetString(PyExc_ValueError, "start squares and DAWG arrays must hold 4-byte items, root in range");
+        goto done;
+    }
+    const uint8_t *bc = cells.buf, *bh = heights.buf;
+    const int32_t *rk = rack.buf, *st = starts.buf;
+    int empty = 1;
+    for (Py_ssize_t i = 0; i < nn; i++) {
+        if (bc[i] > 26 || bh[i] > 100) {
+            PyErr_Format(PyExc_ValueError, "cells[%zd] = %d / heights %d: not a stack", i, bc[i], bh[i]);
+            goto done;
+        }
+        empty &= !bc[i];
+    }
+    for (Py_ssize_t k = 0; k < starts.len / 4; k++)
+        if (st[k] < 0 || st[k] >= nn) {
+            PyErr_Format(PyExc_ValueError, "start square %d off the board", st[k]);
+            goto done;
+        }
+    d.mask = dmask.buf;
+    d.first = dfirst.buf;
+    d.child = dchild.buf;
+    d.nstates = dmask.len / 4;
+    d.nedges = dchild.len / 4;
+    u = PyMem_Calloc(1, sizeof(Up));
+    vbuf = PyMem_Malloc((size_t)nn * 2);
+    cross = PyMem_Malloc(sizeof(UpCross) * (size_t)nn);
+    plays = PyList_New(0);
+    if (!u || !vbuf || !cross || !plays) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    u->n = n;
+    u->empty = empty;
+    u->rack_size = rack_size;
+    u->bonus = bonus;
+    u->max_h = max_h;
+    u->qu_bonus = qu_bonus;
+    u->plural_rule = plural_rule;
+    u->plays = plays;
+    u->d = &d;
+    for (int i = 0; i < 27; i++) {
+        if (rk[i] < 0 || rk[i] > 1000) {
+            PyErr_SetString(PyExc_ValueError, "rack counts must be 0..1000");
+            goto done;
+        }
+        u->rack[i] = rk[i];
+        u->rack_tiles += rk[i];
+    }
+    uint8_t *vc = vbuf, *vh = vbuf + nn;
+    for (int down = 0; down < 2 && !u->err; down++) {
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++) {
+                int from = down ? c * n + r : r * n + c;
+                vc[r * n + c] = bc[from];
+                vh[r * n + c] = bh[from];
+            }
+        /* the cross-checks of this view */
+        for (int i = 0; i < nn; i++) {
+            UpCross *x = &cross[i];
+            int r = i / n;
+            x->has = (r > 0 && vc[i - n]) || (r < n - 1 && vc[i + n]);
+            if (!x->has)
+                continue;
+            int top = i, bottom = i;
+            while (top >= n && vc[top - n])
+                top -= n;
+            while (bottom < n * (n - 1) && vc[bottom + n])
+                bottom += n;
+            x->length = 1;
+            x->hsum = 0;
+            x->flat = 1;
+            x->qu = 0;
+            for (int j = top; j <= bottom; j += n) {
+                if (j == i)
+                    continue;
+                x->length++;
+                x->hsum += vh[j];
+                x->flat &= vh[j] == 1;
+                x->qu |= vc[j] == UP_Q;
+            }
+            x->mask = 0;
+            int64_t s = droot;
+            for (int j = top; j < i; j += n)
+                s = up_step(&d, s, vc[j]);
+            if (s == -2)
+                u->err = 2;
+            if (s < 0)
+                continue;
+            for (int code = 1; code < 27; code++) {
+                int64_t t = up_step(&d, s, code);
+                for (int j = i + n; j <= bottom; j += n)
+                    t = up_step(&d, t, vc[j]);
+                if (t == -2)
+                    u->err = 2;
+                if (t >= 0 && (d.mask[t] & 1u))
+                    x->mask |= 1u << code;
+            }
+        }
+        u->down = down;
+        u->cells = vc;
+        u->heights = vh;
+        u->cross = cross;
+        for (int row = 0; row < n && !u->err; row++) {
+            int base = row * n;
+            u->base = base;
+            u->row = row;
+            for (int c = 0; c < n; c++) {
+                if (empty) {
+                    int hit = 0;
+                    for (Py_ssize_t k = 0; k < starts.len / 4; k++) {
+                        int sq = st[k], v = down ? (sq % n) * n + sq / n : sq;
+                        hit |= v == base + c;
+                    }
+                    u->touch[c] = (uint8_t)hit;
+                } else {
+                    u->touch[c] = vc[base + c] || (c > 0 && vc[base + c - 1]) ||
+                                  (c < n - 1 && vc[base + c + 1]) || cross[base + c].has;
+                }
+            }
+            u->nxt[n] = n;
+            for (int c = n - 1; c >= 0; c--)
+                u->nxt[c] = u->touch[c] ? c : u->nxt[c + 1];
+            u->nruns = 0;
+            for (int c = 0; c < n;) {
+                if (vc[base + c]) {
+                    int e = c;
+                    while (e + 1 < n && vc[base + e + 1])
+                        e++;
+                    if (e > c) {
+                        u->runs[u->nruns][0] = c;
+                        u->runs[u->nruns][1] = e;
+                        u->nruns++;
+                    }
+                    c = e + 1;
+                } else {
+                    c++;
+                }
+            }
+            for (int start = 0; start < n && !u->err; start++) {
+                if (start > 0 && vc[base + start - 1])
+                    continue; /* a word cannot start right after a tile */
+                up_dfs(u, start, start, droot, 0, 0, 1, 0, 0, 0);
+            }
+        }
+    }
+    if (u->err == 2)
+        PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
+    if (!u->err)
+    {
+        Py_INCREF(plays);
+        result = plays;
+    }
+done:
+    Py_XDECREF(plays);
+    PyMem_Free(u);
+    PyMem_Free(vbuf);
+    PyMem_Free(cross);
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+        if (bufs[i]->obj)
+            PyBuffer_Release(bufs[i]);
+    return result;
+}
+
+static void packed_free(PyObject *capsule)
+{
+    Packed *p = PyCapsule_GetPointer(capsule, PACKED_NAME);
+    if (p) {
+        PyMem_RawFree(p->edges);
+        PyMem_RawFree(p);
+    }
+}
+
+/* pack(mask, first, child, root) -> an opaque copy of a GADDAG for generate(): every edge
+ * holds the mask and first-edge index of the state it leads to (see Node). Every state's
+ * edges and every edge's state are checked to be in range here, once. */
+static PyObject *pack(PyObject *self, PyObject *args)
+{
+    Py_buffer mask = {0}, first = {0}, child = {0};
+    unsigned int root;
+    PyObject *result = NULL;
+    Packed *p = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*y*I:pack", &mask, &first, &child, &root))
+        return NULL;
+    Py_ssize_t nstates = mask.len / 4, nedges = child.len / 4;
+    const uint32_t *mk = mask.buf, *fi = first.buf, *ch = child.buf;
+    if (mask.len % 4 || first.len != mask.len || child.len % 4 || (Py_ssize_t)root >= nstates ||
+        nedges > (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "GADDAG arrays: 4-byte items, as many masks as firsts, root in range");
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < nstates; s++)
+        if ((Py_ssize_t)fi[s] + POPCOUNT(mk[s] & 0x0FFFFFFEu) > nedges) {
+            PyErr_Format(PyExc_ValueError, "malformed GADDAG: state %zd has edges out of range", s);
+            goto done;
+        }
+    p = PyMem_RawCalloc(1, sizeof(Packed));
+    if (!p || !(p->edges = PyMem_RawMalloc(sizeof(Node) * (size_t)(nedges ? nedges : 1)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t e = 0; e < nedges; e++) {
+        if ((Py_ssize_t)ch[e] >= nstates) {
+            PyErr_Format(PyExc_ValueError, "malformed GADDAG: edge %zd leads out of range", e);
+            goto done;
+        }
+        p->edges[e].mask = mk[ch[e]];
+        p->edges[e].first = fi[ch[e]];
+    }
+    p->nedges = nedges;
+    p->root.mask = mk[root];
+    p->root.first = fi[root];
+    result = PyCapsule_New(p, PACKED_NAME, packed_free);
+    if (result)
+        p = NULL;
+done:
+    if (p) {
+        PyMem_RawFree(p->edges);
+        PyMem_RawFree(p);
+    }
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&first);
+    PyBuffer_Release(&child);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"upwords", upwords, METH_VARARGS,
+     "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
+     "dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them."},
+    {"pack", pack, METH_VARARGS,
+     "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
     {"generate", generate, METH_VARARGS,
-     "generate(n, cells, lm, wm, xmask, xsum, anchors, is_anchor, values, rack, rack_size, "
-     "bonus, down, gmask, gfirst, gchild, groot, keep, scores) -> (count, plays, scores)\n\n"
-     "The plays of one view, exactly as engine.movegen.view_search generates them."},
+     "generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views, dmask, dfirst, "
+     "dchild, droot, gaddag, keep, prune, rank, scores[, min_length, no_blanks, "
+     "square, need]) -> (count, plays, scores)\n\n"
+     "The plays of a board's views, as engine.movegen.view_search generates them (see "
+     "engine/native.py)."},
     {NULL, NULL, 0, NULL},
 };
 

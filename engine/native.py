@@ -1,8 +1,11 @@
 """The optional compiled move generator (engine/_fastgen.c) behind a Python interface.
 
-:func:`search` generates the plays of one :class:`~engine.movegen.View` exactly as
-:func:`engine.movegen.generate_view` does (same plays, same scores, same order), computing the
-cross-checks and anchors with engine.movegen's own functions and running the GADDAG walk in C.
+:func:`search` generates the plays of a board exactly as :func:`engine.movegen.generate_view`
+does on its views (same plays, same scores, same order): the cross-checks, the anchors and
+the GADDAG walk all run in C, from the board itself. With ``prune`` it visits the anchors of
+both views best-bound-first and stops once no bound can reach the N-th best score (the same
+bound as :func:`engine.movegen.view_search`, refined per extent: see ``anchor_bound`` in the C
+source), which returns the same top N without enumerating every play.
 
 ``available`` is False when the extension was not built (no compiler at install time) or when
 the environment variable ``WORDSOLVER_PURE_PYTHON`` is set to a non-empty value; callers then
@@ -16,7 +19,7 @@ from array import array
 from typing import TYPE_CHECKING
 
 from .lexicon import Lexicon
-from .movegen import RawPlay, View, anchors, cross_checks
+from .movegen import RawPlay
 from .rules import Ruleset
 
 if TYPE_CHECKING:
@@ -29,85 +32,139 @@ except ImportError:  # not built: the pure-Python generator is used
 
 available: bool = _fastgen is not None and not os.environ.get("WORDSOLVER_PURE_PYTHON")
 
-# Per-ruleset / per-board constant buffers, keyed by the (immutable) tuples they pack.
-_values_cache: dict[tuple[int, ...], array] = {}
-_mult_cache: dict[tuple[int, ...], bytes] = {}
+ACROSS, DOWN, BOTH = 1, 2, 3
+
+# A play as search(rank=True) returns it: (score, down, row, col, word, ((square, code), ...)),
+# row and col 1-based, squares on the board in order, the word's blanks lowercase.
+Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
+
+# Per-ruleset constant buffers, keyed by the ruleset's id (it is kept in the entry, so the id
+# is not reused while the entry lives) and the premiums flag.
+_consts: dict[tuple[int, bool], tuple[Ruleset, bytes, bytes, array, array]] = {}
 
 
-def _values(values: tuple[int, ...]) -> array:
-    buf = _values_cache.get(values)
-    if buf is None:
-        buf = _values_cache[values] = array("i", values)
-    return buf
+def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, array, array]:
+    """(letter multipliers, word multipliers, start squares, tile values) as C buffers."""
+    key = (id(rules), premiums)
+    buf = _consts.get(key)
+    if buf is None or buf[0] is not rules:
+        nn = rules.size * rules.size
+        lm = bytes(rules.letter_mult) if premiums else b"\x01" * nn
+        wm = bytes(rules.word_mult) if premiums else b"\x01" * nn
+        buf = (rules, lm, wm, array("i", rules.start), array("i", rules.values))
+        if len(_consts) > 64:
+            _consts.clear()
+        _consts[key] = buf
+    return buf[1:]
 
 
-def _mult(mult: tuple[int, ...]) -> bytes:
-    buf = _mult_cache.get(mult)
-    if buf is None:
-        if len(_mult_cache) > 64:
-            _mult_cache.clear()
-        buf = _mult_cache[mult] = bytes(mult)
-    return buf
+# The GADDAG packed for the C walk (engine._fastgen.pack: about 8 bytes an edge, ~10 MB for the
+# default list), built on first use, keyed by the automaton's id (kept in the entry).
+_packed: dict[int, tuple[object, object]] = {}
+
+
+def _packed_gaddag(lex: Lexicon) -> object:
+    g = lex.gaddag
+    entry = _packed.get(id(g))
+    if entry is None or entry[0] is not g:
+        if len(_packed) > 8:
+            _packed.clear()
+        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root))
+    return entry[1]
 
 
 def search(
     rules: Ruleset,
     lex: Lexicon,
-    view: View,
+    cells: list[int],
     rack: list[int],
     keep: int,
-    scores: list[int],
+    scores: list[int] | None = None,
     flt: MoveFilter | None = None,
+    views: int = BOTH,
+    prune: bool = False,
+    premiums: bool = True,
 ) -> tuple[int, list[RawPlay], list[int]]:
-    """The plays whose main word runs across ``view``: (number of plays, plays, scores).
+    """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
+    (number of plays, plays, scores).
 
-    ``keep``: -1 returns every play; 0 none (count only); N > 0 keeps a min-heap of the best N
-    scores, seeded with ``scores`` (at most N, carried over from another view), and returns
-    every play found while the heap is not full and, once it is, every play scoring at least
-    its minimum; the returned scores are the heap's contents. The count is of all plays that
+    ``keep``: -1 returns every play, in engine.movegen's order (the across view's anchors,
+    then the down view's); 0 none (count only); N > 0 keeps a min-heap of the best N scores,
+    seeded with ``scores`` (at most N, carried over from another call), and returns every
+    play that scores at least the heap's minimum when it is full (all the plays found
+    otherwise); the returned scores are the heap's contents. The count is of all plays that
     pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
+    ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
+    anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
+    the same, the count is then only of the plays visited.
     """
+    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False)  # type: ignore[no-any-return]
+
+
+def ranked(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
+    flt: MoveFilter | None = None, premiums: bool = True,
+) -> list[Ranked]:
+    """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
+    order of :meth:`engine.solver.Move.sort_key` (ties broken in C exactly as there), each as
+    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
+    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True)[1]  # type: ignore[no-any-return]
+
+
+def _generate(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
+    flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool,
+) -> tuple[int, list, list[int]]:
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
-    n = view.n
-    xmask, xsum = cross_checks(view, lex, rules.values)
-    anchor_list = anchors(rules, view)
-    is_anchor = bytearray(n * n)
-    for a in anchor_list:
-        is_anchor[a] = 1
-    g = lex.gaddag
+    lm, wm, starts, values = _ruleset_buffers(rules, premiums)
+    d = lex.dawg
     return _fastgen.generate(
-        n,
-        bytes(view.cells),
-        _mult(view.letter_mult),
-        _mult(view.word_mult),
-        array("I", xmask),
-        array("i", xsum),
-        array("i", anchor_list),
-        bytes(is_anchor),
-        _values(rules.values),
+        rules.size,
+        bytes(cells),
+        lm,
+        wm,
+        starts,
+        values,
         array("i", rack),
         rules.rack_size,
         rules.bonus_points,
-        view.down,
-        g.mask,
-        g.first,
-        g.child,
-        g.root,
+        views,
+        d.mask,
+        d.first,
+        d.child,
+        d.root,
+        _packed_gaddag(lex),
         keep,
-        list(scores),
-        *_filter_args(view, flt),
+        prune,
+        rank,
+        [] if scores is None else list(scores),
+        *_filter_args(rules.size, flt),
     )
 
 
-def _filter_args(view: View, flt: MoveFilter | None) -> tuple:
+def upwords(
+    rules: Ruleset, lex: Lexicon, cells: list[int], heights: list[int], rack: list[int], plural_rule: bool = True,
+) -> list[RawPlay]:
+    """Every Upwords play, exactly as :func:`engine.upwords.generate` emits them (same plays,
+    scores and order), generated in C."""
+    if _fastgen is None:
+        raise RuntimeError("engine._fastgen is not built")
+    d = lex.dawg
+    return _fastgen.upwords(  # type: ignore[no-any-return]
+        rules.size, bytes(cells), bytes(heights), array("i", rules.start), array("i", rack),
+        rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, plural_rule,
+        d.mask, d.first, d.child, d.root,
+    )
+
+
+def _filter_args(n: int, flt: MoveFilter | None) -> tuple:
     if flt is None or not flt.active():
         return ()
-    n = view.n
     square = -1
     if flt.square is not None:
         r, c = flt.square[0] - 1, flt.square[1] - 1
-        square = c * n + r if view.down else r * n + c
+        square = r * n + c if 0 <= r < n and 0 <= c < n else -1
     need = array("i", [0] * 27)
     for ch in flt.contains.upper():
         if "A" <= ch <= "Z":

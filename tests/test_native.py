@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - only on installs without a compiler
 from conftest import SMALL_ALPHABET, small_rules
 from test_generator import generated, play_key, random_position
 
-from engine import Lexicon, get_ruleset, native, position
+from engine import Lexicon, find_moves, get_ruleset, native, position
 from engine.board import parse_rack
 from engine.movegen import RawPlay, View, generate_view, views
 from engine.rules import Ruleset
@@ -45,11 +45,7 @@ def python_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int]) -> li
 
 
 def native_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> tuple[int, list[RawPlay]]:
-    count, plays = 0, []
-    for view in views(pos.rules, pos.cells, premiums):
-        c, p, _ = native.search(pos.rules, lex, view, list(pos.rack), -1, [])
-        count += c
-        plays += p
+    count, plays, _ = native.search(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
     return count, plays
 
 
@@ -70,21 +66,26 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
     assert count == len(plays) == len(expected)
     assert keyed(n, plays) == expected
     # view by view: the very same tuples in the very same order
-    for view in views(rules, pos.cells, premiums):
+    for which, view in zip((native.ACROSS, native.DOWN), views(rules, pos.cells, premiums), strict=True):
         py = python_view(rules, lex, view, pos.rack)
-        c, mine, scores = native.search(rules, lex, view, pos.rack, -1, [5, 7])
+        c, mine, scores = native.search(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
+                                        premiums=premiums)
         assert mine == py and c == len(py) and scores == [5, 7]
-        c0, none, _ = native.search(rules, lex, view, pos.rack, 0, [])
+        c0, none, _ = native.search(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
         assert c0 == len(py) and none == []
     assert pos.rack == rack_before
-    # keep=N across both views, the heap carried from the across view to the down view
     all_scores = sorted(expected.values(), reverse=True)
     for keep in keeps:
+        if all_scores:
+            cutoff = all_scores[min(keep, len(all_scores)) - 1]
+            top = {k for k, v in expected.items() if v >= cutoff}
+        # keep=N across both views, the heap carried from the across view to the down view
         scores: list[int] = []
         kept: list[RawPlay] = []
         total = 0
-        for view in views(rules, pos.cells, premiums):
-            c, p, scores = native.search(rules, lex, view, pos.rack, keep, scores)
+        for which in (native.ACROSS, native.DOWN):
+            c, p, scores = native.search(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
+                                         premiums=premiums)
             total += c
             kept += p
             assert len(scores) <= keep
@@ -93,9 +94,16 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
         got = keyed(n, kept)
         assert all(expected[k] == v for k, v in got.items())
         if all_scores:
-            cutoff = all_scores[min(keep, len(all_scores)) - 1]
-            top = {k for k, v in expected.items() if v >= cutoff}
             assert top <= got.keys()
+        # pruned, best-first over both views: exactly the plays scoring at least the keep-th
+        # best score (ties included), and the same heap
+        _, pruned, pscores = native.search(rules, lex, pos.cells, pos.rack, keep, prune=True,
+                                           premiums=premiums)
+        assert sorted(pscores, reverse=True) == all_scores[:keep]
+        got = keyed(n, pruned)
+        assert all(expected[k] == v for k, v in got.items())
+        if all_scores:
+            assert got.keys() == (top if len(all_scores) >= keep else expected.keys())
 
 
 def random_rack(rng: random.Random, game: str, alphabet: str, blanks: int) -> list[int]:
@@ -142,14 +150,16 @@ def test_bench_positions_counts_and_top_20(lex: Lexicon) -> None:
         raws = all_raw_plays(pos, lex)
         count, plays = native_plays(pos, lex)
         assert count == len(raws), p["id"]
-        assert heapq.nlargest(20, (r[0] for r in plays)) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
-        scores: list[int] = []
-        total = 0
-        for view in views(pos.rules, pos.cells):
-            c, _, scores = native.search(pos.rules, lex, view, pos.rack, 20, scores)
-            total += c
-        assert total == len(raws)
-        assert sorted(scores, reverse=True) == heapq.nlargest(20, (r[0] for r in raws)), p["id"]
+        best = heapq.nlargest(20, (r[0] for r in raws))
+        assert heapq.nlargest(20, (r[0] for r in plays)) == best, p["id"]
+        c, _, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20)
+        assert c == len(raws)
+        assert sorted(scores, reverse=True) == best, p["id"]
+        _, kept, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
+        assert sorted(scores, reverse=True) == best, p["id"]
+        assert sorted(r[0] for r in kept) == sorted(s for s in (r[0] for r in raws) if s >= best[-1]), p["id"]
+        # the pruned search ranked in C == the full enumeration ranked in Python
+        assert find_moves(pos, lex, limit=20, count=False).moves == find_moves(pos, lex, limit=20).moves, p["id"]
     assert checked
 
 
@@ -160,39 +170,55 @@ def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
             check_position(position(rules, None, rack), lex, True, (1, 7))
 
 
+def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
+    d = lex.dawg
+    return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
+            array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
+            rules.bonus_points, native.BOTH, d.mask, d.first, d.child, d.root,
+            native._packed_gaddag(lex), -1, False, False, []]
+
+
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
     rules = get_ruleset("scrabble")
     pos = position(rules, None, "RETAIN?")
-    view = views(rules, pos.cells)[0]
     rack = array("i", pos.rack)
     before = rack.tolist()
-    g = lex.gaddag
-    n = rules.size
-    count, plays, _ = engine._fastgen.generate(
-        n, bytes(view.cells), bytes(view.letter_mult), bytes(view.word_mult),
-        array("I", [(1 << 27) - 2] * (n * n)), array("i", [-1] * (n * n)),
-        array("i", rules.start), bytes(1 if i in rules.start else 0 for i in range(n * n)),
-        array("i", rules.values), rack, rules.rack_size, rules.bonus_points, False,
-        g.mask, g.first, g.child, g.root, -1, [],
-    )
-    assert rack.tolist() == before
-    assert count == len(plays) > 0
+    for keep, prune in ((-1, False), (5, True)):
+        args = _args(lex, rules, pos.cells, rack)
+        args[15], args[16] = keep, prune
+        count, plays, _ = engine._fastgen.generate(*args)
+        assert rack.tolist() == before
+        assert count >= len(plays) > 0
 
 
 def test_bad_arguments_raise(lex: Lexicon) -> None:
-    g = lex.gaddag
+    rules, _ = small_rules("scrabble", 5)
     n = 5
-    args = [n, bytes(n * n), bytes([1] * n * n), bytes([1] * n * n), array("I", [0] * n * n),
-            array("i", [-1] * n * n), array("i", [12]), bytes(n * n), array("i", [0] * 27),
-            array("i", [1] * 27), 7, 50, False, g.mask, g.first, g.child, g.root, -1, []]
-    for i, bad in ((1, bytes(3)), (6, array("i", [99])), (1, bytes([30] * n * n)),
-                   (16, len(g.mask)), (18, [1, 2, 3])):
+    args = _args(lex, rules, [0] * (n * n), array("i", [1] * 27))
+    args[4] = array("i", [12])
+    engine._fastgen.generate(*args)  # the arguments as given are fine
+    for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
+                   (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (18, [1, 2, 3]),
+                   (2, bytes([10] * n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
         if i == 18:
-            broken[17] = 2
+            broken[15] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
+
+
+def test_pack_checks_the_gaddag_once(lex: Lexicon) -> None:
+    g = lex.gaddag
+    engine._fastgen.pack(g.mask, g.first, g.child, g.root)
+    bad_first = array("I", g.first)
+    bad_first[g.root] = len(g.child)  # the root's edges would run off the end
+    bad_child = array("I", g.child)
+    bad_child[0] = len(g.mask)  # an edge to no state
+    for args in ((g.mask, bad_first, g.child, g.root), (g.mask, g.first, bad_child, g.root),
+                 (g.mask, g.first, g.child, len(g.mask)), (g.mask, g.first[:-1], g.child, g.root)):
+        with pytest.raises(ValueError):
+            engine._fastgen.pack(*args)
 
 
 def test_pure_python_switch() -> None:
@@ -203,3 +229,66 @@ def test_pure_python_switch() -> None:
     env["WORDSOLVER_PURE_PYTHON"] = ""
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
     assert out.stdout.strip() == "True", out.stderr
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), game=st.sampled_from(["crossplay", "scrabble", "wwf"]),
+       limit=st.sampled_from([1, 3, 20]), filtered=st.booleans(), data=st.data())
+def test_pruned_top_n_equals_full_enumeration_with_blanks(
+    seed: int, game: str, limit: int, filtered: bool, data: st.DataObject, lex: Lexicon,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """find_moves without count (best-first, pruned) returns exactly the full enumeration's
+    top N, blanks included, on both backends, and the two backends agree."""
+    from engine import MoveFilter
+
+    rules = get_ruleset(game)
+    rng = random.Random(seed)
+    base = random_position(rng, rules, lex, junk=False)
+    blanks = data.draw(st.sampled_from(BLANKS[game]), label="blanks")
+    pos = Position(rules, base.cells, random_rack(rng, game, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", blanks))
+    flt = MoveFilter(min_length=3, contains="E") if filtered else None
+    results = []
+    for compiled in (True, False):
+        if not compiled and blanks > 1:
+            continue  # the Python generator is slow with many blanks; it is checked play for play above
+        monkeypatch.setattr(native, "available", compiled)
+        pruned = find_moves(pos, lex, limit=limit, flt=flt, count=False)
+        full = find_moves(pos, lex, limit=limit, flt=flt, count=True)
+        assert pruned.moves == full.moves
+        results.append(pruned.moves)
+    assert all(r == results[0] for r in results)
+
+
+UP_ALPHABET = "AEIOSTRNLDCPQMHUBGY"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**32 - 1), plural_rule=st.booleans())
+def test_upwords_native_equals_python(seed: int, plural_rule: bool, lex: Lexicon) -> None:
+    """The compiled Upwords generator emits exactly engine.upwords.generate's plays, scores and
+    order, on boards built from random legal plays (real stacks, the Qu tile included)."""
+    from engine import upwords
+    from engine.solver import _raw_squares
+
+    rules = get_ruleset("upwords")
+    n = rules.size
+    rng = random.Random(seed)
+    cells, heights = [0] * (n * n), [0] * (n * n)
+
+    def python_plays(rack: list[int]) -> list[RawPlay]:
+        out: list[RawPlay] = []
+        upwords.generate(rules, lex, cells, heights, list(rack), lambda *p: out.append(p), plural_rule)  # type: ignore[arg-type]
+        return out
+
+    for _ in range(rng.randint(0, 10)):
+        rack = parse_rack(rules, "".join(rng.choice(UP_ALPHABET) for _ in range(rng.randint(1, 7))))
+        before = list(rack)
+        mine = native.upwords(rules, lex, cells, heights, rack, plural_rule)
+        assert rack == before
+        assert mine == python_plays(rack)
+        if not mine:
+            continue
+        for i, code in _raw_squares(n, rng.choice(mine)):
+            cells[i] = code
+            heights[i] += 1
