@@ -13,6 +13,7 @@ re-score every generated play here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .board import BLANK, LETTER_MASK
 from .rules import LETTERS, Ruleset
@@ -20,8 +21,7 @@ from .rules import LETTERS, Ruleset
 Placement = tuple[int, int]  # (square index, code) — internal, 0-indexed
 
 
-@dataclass(frozen=True)
-class LetterScore:
+class LetterScore(NamedTuple):  # named tuples: built ~20,000 times for a limit-1000 answer
     letter: str  # uppercase; lowercase for a blank ("Qu" for Upwords' Qu tile)
     row: int
     col: int
@@ -32,8 +32,7 @@ class LetterScore:
     height: int | None = None  # stacking games only
 
 
-@dataclass(frozen=True)
-class WordScore:
+class WordScore(NamedTuple):
     word: str
     letters: tuple[LetterScore, ...]
     letter_total: int
@@ -154,22 +153,25 @@ def score_play(
 
 def _word(rules: Ruleset, after: list[int], new: dict[int, int], squares: list[int], premiums: bool) -> WordScore:
     n = rules.size
+    values, premium = rules.values, rules.premium
     letters = []
-    mult = 1
+    mult, total = 1, 0
     for i in squares:
         code = after[i]
         blank = bool(code & BLANK)
-        points = 0 if blank else rules.values[code & LETTER_MASK]
+        points = 0 if blank else values[code & LETTER_MASK]
         bonus = None
-        if i in new and premiums and rules.premium[i]:
-            bonus = rules.premium[i]
+        placed = i in new
+        if placed and premiums and premium[i]:
+            bonus = premium[i]
             points *= rules.letter_mult[i]
             mult *= rules.word_mult[i]
-        letters.append(
-            LetterScore(tile_text(rules, code), i // n + 1, i % n + 1, i in new, blank, bonus, points)
-        )
-    total = sum(x.points for x in letters)
-    return WordScore(word_text(rules, after, squares), tuple(letters), total, mult, total * mult)
+        total += points
+        letters.append(LetterScore(tile_text(rules, code), i // n + 1, i % n + 1, placed, blank, bonus, points))
+    text = "".join(x.letter for x in letters)
+    if rules.qu_tile:
+        text = text.replace("Qu", "QU")
+    return WordScore(text, tuple(letters), total, mult, total * mult)
 
 
 def _stack_word(
