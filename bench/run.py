@@ -300,19 +300,30 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
 
         lex = default_lexicon()
         print(f"HTTP: uvicorn, {workers} workers, loopback\n")
-        print(f"{'position':24} {'engine ms':>10} {'http ms':>10} {'added':>8}")
+        print(f"{'position':24} {'search ms':>10} {'server ms':>10} {'round trip':>11} {'server adds':>12}")
+
+        def server_seconds(c: httpx.Client) -> tuple[float, float]:
+            """(sum, count) of the service's own request-duration histogram for /moves: from
+            request received to response sent, summed over the workers."""
+            total = count = 0.0
+            for row in c.get(f"{url}/metrics").text.splitlines():
+                if row.startswith("wordsolver_request_duration_seconds_") and 'route="/v1/games/{game}/moves"' in row:
+                    if row.startswith("wordsolver_request_duration_seconds_sum"):
+                        total += float(row.split()[-1])
+                    elif row.startswith("wordsolver_request_duration_seconds_count"):
+                        count += float(row.split()[-1])
+            return total, count
+
         with httpx.Client(timeout=30) as c:
             for p, b in zip(mids, bodies, strict=True):
                 rules = get_ruleset(p["game"])
                 pos = position(rules, p["board"], p["rack"])
-
-                def eng():  # type: ignore[no-untyped-def]
-                    moves = find_moves(pos, lex, limit=20, count=False).moves
-                    return [breakdown(pos, m).to_dict() for m in moves]
-
-                em, *_ = timed(eng, 15)
+                sm, *_ = timed(lambda: find_moves(pos, lex, limit=20, count=False), 15)
+                s0, n0 = server_seconds(c)
                 hm, *_ = timed(lambda: c.post(f"{url}/v1/games/{p['game']}/moves", json=b), 15)
-                print(f"{p['id']:24} {em:10.1f} {hm:10.1f} {hm - em:8.1f}")
+                s1, n1 = server_seconds(c)
+                server_ms = (s1 - s0) / max(1.0, n1 - n0) * 1000
+                print(f"{p['id']:24} {sm:10.2f} {server_ms:10.2f} {hm:11.2f} {server_ms - sm:12.2f}")
         print(f"\nno-blank mid-game positions, {clients} concurrent clients:")
         asyncio.run(load.run(url, mids, seconds, clients, timeout=60))
         try:
