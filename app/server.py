@@ -115,8 +115,11 @@ def _worker(host: str, port: int, options: dict[str, Any]) -> None:
 
 def run(host: str, port: int, workers: int, log_level: str, keepalive_timeout: int = 5,
         header_timeout: float = 10.0, drain_timeout: int = 10) -> None:
+    # the drain time is the deadline for the whole exit: the workers stop waiting for requests
+    # in flight a moment before it, leaving time to shut down
+    grace = max(0.0, drain_timeout - 0.75)
     options = {"log_level": log_level, "timeout_keep_alive": keepalive_timeout,
-               "timeout_graceful_shutdown": drain_timeout, "header_timeout": header_timeout}
+               "timeout_graceful_shutdown": grace, "header_timeout": header_timeout}
     if workers <= 1 or not REUSE_PORT:
         if workers > 1:  # no SO_REUSEPORT here: uvicorn's supervisor on one shared socket
             _metrics_dir()
