@@ -31,6 +31,8 @@ import tempfile
 import time
 from typing import Any
 
+import h11
+import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -87,6 +89,16 @@ class HeaderTimeoutH11(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request that is not HTTP at all gets the error envelope too (uvicorn: plain text)."""
+        body = orjson.dumps({"error": {"code": "bad_request", "message": f"malformed HTTP request: {msg}",
+                                       "details": {}}}, option=orjson.OPT_APPEND_NEWLINE)
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
+                      h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
 
 def listen(host: str, port: int, reuse_port: bool, backlog: int = 2048) -> socket.socket:

@@ -5,6 +5,7 @@ queued. A real ``wordsolver serve`` on a loopback port; every wait is bounded.""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -245,3 +246,14 @@ def test_an_expensive_search_waits_briefly_for_a_slot() -> None:
         r = c.post("/v1/games/crossplay/moves", json={"rack": "AEIRST?", "count": True})
         t.join()
         assert r.status_code == 200 and 0.2 < time.monotonic() - start < 5
+
+
+def test_malformed_http_gets_the_error_envelope(service: Service) -> None:
+    with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
+        s.sendall(b"THIS IS NOT HTTP\r\n\r\n")
+        answer = b""
+        while chunk := s.recv(4096):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and b"application/json" in head
+    assert json.loads(body)["error"]["code"] == "bad_request"
