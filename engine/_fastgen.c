@@ -160,7 +160,10 @@ typedef struct {
     Py_ssize_t nrecs, caprecs;
     Placed *pl;       /* their placements */
     Py_ssize_t npl, cappl;
-    int err;          /* a Python exception is set */
+    int err;          /* a Python exception is set (the walk then unwinds at once) */
+    PyObject *clock;  /* time.monotonic, or NULL: with `deadline`, the search stops past it */
+    double deadline;
+    int ticks;
     /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
 } Gen;
@@ -328,8 +331,35 @@ static int passes_filters(Gen *g, int start, int end)
     return 1;
 }
 
+/* Whether the caller's deadline (a time.monotonic() value) has passed; sets TimeoutError and
+ * g->err when it has, so the walk unwinds. ``every`` = 1 asks the clock now, else every 4096th
+ * call (a play recorded costs well under a microsecond). Without a clock: never. */
+static int past_deadline(Gen *g, int every)
+{
+    if (!g->clock || g->clock == Py_None || g->err || (every > 1 && (++g->ticks & 4095)))
+        return g->err;
+    PyObject *now = PyObject_CallNoArgs(g->clock);
+    if (!now) {
+        g->err = 1;
+        return 1;
+    }
+    double t = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (t == -1.0 && PyErr_Occurred()) {
+        g->err = 1;
+        return 1;
+    }
+    if (t <= g->deadline)
+        return 0;
+    PyErr_SetString(PyExc_TimeoutError, "the search ran past its deadline");
+    g->err = 1;
+    return 1;
+}
+
 static void record(Gen *g, int start, int end, int total, int ntiles)
 {
+    if (past_deadline(g, 4096))
+        return;
     if (end - start < 2)
         return; /* a lone tile with no word this way: found in the other view */
     if (g->down && ntiles == 1 && g->xsum[g->placed[0].pos] >= 0)
@@ -366,6 +396,8 @@ static inline int64_t floor_of(const Gen *g)
 static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int wmul,
                   int xtot, int ntiles)
 {
+    if (g->err)
+        return;
     uint32_t m = s.mask;
     if (pos == row_end) {
         if (m & 1u)
@@ -465,6 +497,8 @@ static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, 
 static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
                  int wmul, int xtot, int ntiles)
 {
+    if (g->err)
+        return;
     uint32_t m = s.mask;
     int code = g->cells[pos];
     if (code) {
@@ -1021,6 +1055,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
     PyObject *scores;
     int min_length = 0, no_blanks = 0, square = -1;
     Py_buffer need = {0};
+    PyObject *clock = NULL; /* time.monotonic, with `deadline`: the search stops past it */
+    double deadline = 0.0;
     Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
               dmask = {0}, dfirst = {0}, dchild = {0};
     Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need};
@@ -1037,10 +1073,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Dawg d;
     int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*:generate", &n, &cells, &lm,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*Od:generate", &n, &cells, &lm,
                           &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
                           &dchild, &droot, &packed_obj, &keep, &prune, &rank, &PyList_Type, &scores,
-                          &min_length, &no_blanks, &square, &need))
+                          &min_length, &no_blanks, &square, &need, &clock, &deadline))
         return NULL;
     packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
     if (!packed) {
@@ -1095,6 +1131,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
         goto done;
     }
     memset(g, 0, offsetof(Gen, lob)); /* the 33 KB of bounds after it need no zeroing */
+    g->clock = clock;
+    g->deadline = deadline;
     g->n = n;
     memcpy(g->values, values.buf, sizeof g->values);
     g->rack_size = rack_size;
@@ -1229,6 +1267,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
         }
         int current = -1, fresh_view = -1, fresh_anchor = -1;
         while (ntasks > 0 && !g->err) {
+            if (past_deadline(g, 1))
+                break;
             Task t = task_pop(tasks, &ntasks);
             if (t.bound < floor_of(g))
                 break; /* no play left can reach the keep-th best score */
@@ -1261,8 +1301,11 @@ static PyObject *generate(PyObject *self, PyObject *args)
     } else {
         for (int k = 0; k < nviews && !g->err; k++) {
             use_view(g, &vw[k], square);
-            for (int j = 0; j < vw[k].nanchors && !g->err; j++)
+            for (int j = 0; j < vw[k].nanchors && !g->err; j++) {
+                if (past_deadline(g, 1))
+                    break;
                 run_anchor(g, vw[k].anchors[j], packed->root);
+            }
         }
     }
     if (!g->err) {

@@ -15,6 +15,7 @@ use the pure-Python generator.
 from __future__ import annotations
 
 import os
+import time
 from array import array
 from typing import TYPE_CHECKING
 
@@ -84,6 +85,7 @@ def search(
     views: int = BOTH,
     prune: bool = False,
     premiums: bool = True,
+    deadline: float | None = None,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
     (number of plays, plays, scores).
@@ -96,24 +98,27 @@ def search(
     pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
     ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
     anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
-    the same, the count is then only of the plays visited.
+    the same, the count is then only of the plays visited. Past ``deadline`` (a
+    ``time.monotonic()`` value) the search stops with TimeoutError.
     """
-    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False)  # type: ignore[no-any-return]
+    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False,  # type: ignore[no-any-return]
+                     deadline)
 
 
 def ranked(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
-    flt: MoveFilter | None = None, premiums: bool = True,
+    flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
 ) -> list[Ranked]:
     """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
     order of :meth:`engine.solver.Move.sort_key` (ties broken in C exactly as there), each as
     ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
-    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True)[1]  # type: ignore[no-any-return]
+    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+                     deadline)[1]
 
 
 def _generate(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
-    flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool,
+    flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool, deadline: float | None = None,
 ) -> tuple[int, list, list[int]]:
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
@@ -140,6 +145,7 @@ def _generate(
         rank,
         [] if scores is None else list(scores),
         *_filter_args(rules.size, flt),
+        *((time.monotonic, deadline) if deadline is not None else ()),
     )
 
 
@@ -160,7 +166,7 @@ def upwords(
 
 def _filter_args(n: int, flt: MoveFilter | None) -> tuple:
     if flt is None or not flt.active():
-        return ()
+        return (0, False, -1, b"")
     square = -1
     if flt.square is not None:
         r, c = flt.square[0] - 1, flt.square[1] - 1

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from . import native, upwords
@@ -219,6 +221,18 @@ def all_raw_plays(
     return out
 
 
+@contextmanager
+def _compiled_deadline() -> Iterator[None]:
+    """The compiled search checks the deadline itself (between anchors) and stops with
+    TimeoutError: the same error as the Python checks."""
+    try:
+        yield
+    except TimeoutError:
+        raise TimeBudgetExceeded(
+            "the search ran past its time budget; ask for fewer plays or drop count/filters",
+        ) from None
+
+
 def _native_plays(
     pos: Position,
     lex: Lexicon,
@@ -234,16 +248,18 @@ def _native_plays(
     number returned is not the number of legal plays."""
     _check_deadline(deadline)
     if keep > 0 and not count:
-        _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
-                                   premiums=premiums)
+        with _compiled_deadline():
+            _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
+                                       premiums=premiums, deadline=deadline)
         return -1, best
     total = 0
     found: list[RawPlay] = []
     scores: list[int] = []
     for view in (native.ACROSS, native.DOWN):
         _check_deadline(deadline)
-        n, plays, scores = native.search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
-                                         premiums=premiums)
+        with _compiled_deadline():
+            n, plays, scores = native.search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
+                                             premiums=premiums, deadline=deadline)
         total += n
         found += plays
     if keep > 0 and len(scores) == keep:
@@ -278,7 +294,9 @@ def find_moves(
         # in the top ``limit``
         if not count and not pos.rules.qu_tile:  # best-first, pruned, ranked in C
             _check_deadline(deadline)
-            ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt if filtered else None, premiums)
+            with _compiled_deadline():
+                ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt if filtered else None, premiums,
+                                       deadline)
             return Result([_ranked_move(pos.rules.size, r) for r in ranked], None)
         total, raws = _native_plays(pos, lex, premiums, limit, deadline, flt if filtered else None, count)
         return Result(top_moves(pos, raws, limit), total if count else None)

@@ -292,3 +292,19 @@ def test_upwords_native_equals_python(seed: int, plural_rule: bool, lex: Lexicon
         for i, code in _raw_squares(n, rng.choice(mine)):
             cells[i] = code
             heights[i] += 1
+
+
+@pytest.mark.skipif(native._fastgen is None, reason="the compiled core is not built")
+@pytest.mark.parametrize("count", [True, False])
+def test_the_compiled_search_stops_at_its_deadline(lex: Lexicon, count: bool) -> None:
+    """Inside one anchor's walk too: an empty board with three blanks has one anchor a view."""
+    import time
+
+    from engine import TimeBudgetExceeded, find_moves, get_ruleset, position
+
+    pos = position(get_ruleset("crossplay"), None, "AEIR???")
+    start = time.monotonic()
+    with pytest.raises(TimeBudgetExceeded):
+        find_moves(pos, lex, limit=1000, count=count, deadline=start + 0.002)
+    assert time.monotonic() - start < 0.05  # a full search takes 50-190 ms here
+    assert find_moves(pos, lex, limit=5, count=count, deadline=time.monotonic() + 60).moves
