@@ -201,6 +201,10 @@ def test_api_analyze(client: TestClient) -> None:
     assert [p["rescored"] for p in body["players"]] == [248, 283]
     assert body["turns"][4]["kind"] == "withdrawn" and body["turns"][4]["valid"] is False
     assert len(body["turns"][0]["best"]) == 2
+    first, second = body["turns"][0], body["turns"][1]
+    assert first["board"] == ["." * 15] * 15 and first["heights"] is None
+    assert [t["letter"] for t in first["tiles"]] == list("ANESTRI") and first["tiles"][0] == {"row": 8, "col": 2, "letter": "A", "blank": False}
+    assert second["board"][7] == ".ANESTRI......."
 
 
 def test_api_analyze_errors(client: TestClient) -> None:
