@@ -564,6 +564,7 @@ def test_analyze_a_game(page: Page, server: str) -> None:
     page.keyboard.press("Enter")
     expect(page.locator("#board-note-text")).to_contain_text("Before turn 3 (ann, rack EHLLOW?)")
     expect(cell(page, 9, 1).locator(".ltr")).to_have_text("O")
+    expect(page.locator("#unseen-summary")).to_contain_text("84 tiles unseen")  # 9 on the board, 7 on the rack
     page.click("#board-note-back")
     expect(page.locator("#a-turns button.pick[data-turn='3']")).to_be_focused()
     watch = page.watch  # type: ignore[attr-defined]
@@ -691,6 +692,12 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, ax
         page.fill("#c-word", "KAISERs")
         page.click("#c-submit")
         expect(page.locator("#check-result .better")).to_be_visible()
+        page.click(".cgp-box summary")
+        page.fill("#cgp-text", CGP_MID.replace("DGOOXYZ", "DGO1XYZ"))
+        page.click("#cgp-load")
+        expect(page.locator("#cgp-error")).to_be_visible()
+        analyze(page, GCG, "crossplay")
+        expect(page.locator("#a-turns tbody tr")).to_have_count(4)
         assert axe_violations(page, axe_js) == []
     finally:
         context.close()
