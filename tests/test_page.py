@@ -639,6 +639,7 @@ def test_analysis_and_cgp_at_phone_width(browser: Browser, server: str) -> None:
             widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert widths[0] <= widths[1], (width, widths)
             shot(page, f"analyze-{width}")
+            page.locator(".analyze-area").screenshot(path=str(SHOTS / f"analyze-panel-{width}.png"))
         finally:
             context.close()
 
