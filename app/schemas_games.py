@@ -1,4 +1,5 @@
-"""Request and response models of the whole-game endpoints (analysis of a GCG record).
+"""Request and response models of the whole-game endpoints (analysis of a GCG record, positions
+to and from CGP).
 
 Kept apart from ``schemas.py`` so the single-position models stay small; the shapes mirror
 ``engine.analyze``'s dataclasses field for field.
@@ -12,7 +13,7 @@ from pydantic import BaseModel, Field, StringConstraints
 
 from engine.analyze import GameGrade
 
-from .schemas import LexiconName, RequestModel
+from .schemas import HEIGHTS_DOC, Board, CgpText, LexiconName, Rack, RequestModel, TileOut
 
 GCG_DOC = (
     "The game record in GCG (as Quackle, Macondo and Woogles write it): '#player1 nick Name' lines, "
@@ -51,6 +52,9 @@ class TurnGradeOut(BaseModel):
     best: list[BestPlayOut]
     points_left: int | None = Field(description="Best score minus the points the turn kept.")
     cut_short: bool = Field(description="The time budget ran out before this turn was searched.")
+    board: list[str] = Field(description="The board before the turn, one string per row as in requests ('.' empty, 'a'-'z' a blank).")
+    heights: list[str] | None = Field(description="Stacking games (Upwords): stack heights before the turn, one digit per square; else null.")
+    tiles: list[TileOut] = Field(description="A play or a phony taken back: the tiles it put down (empty for exchanges and passes).")
 
 
 class PlayerTotalOut(BaseModel):
@@ -83,3 +87,37 @@ def analyze_out(result: GameGrade) -> AnalyzeOut:
     from dataclasses import asdict
 
     return AnalyzeOut.model_validate(asdict(result))
+
+
+# ----------------------------------------------------------------------------- CGP
+
+
+class CgpIn(RequestModel):
+    """Either ``cgp`` (read it) or a position (write it): the answer gives both forms."""
+
+    cgp: CgpText | None = Field(default=None, description="A CGP line to read; give it alone.")
+    board: Board | None = Field(default=None, description="The board to write as CGP: one string per row ('.' empty, 'a'-'z' a blank); omit for an empty board.")
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC + " Checked against the board; a CGP has no heights.")
+    rack: Rack = Field(default="", description="The rack of the player to move ('?' a blank).")
+    other_rack: Rack = Field(default="", description="The other player's rack, when known.")
+    scores: list[int] = Field(default=[0, 0], min_length=2, max_length=2, description="The scores, the player to move first.")
+    zeros: int = Field(default=0, ge=0, le=100, description="Consecutive scoreless turns before the position.")
+    lexicon: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,100}$")] | None = Field(
+        default=None, description="Written as the 'lex' operation.")
+
+
+class CgpOperation(BaseModel):
+    op: str = Field(description="The opcode ('lex', 'bb', 'lm', ...).")
+    operands: str
+
+
+class CgpOut(BaseModel):
+    game: str
+    cgp: str = Field(description="The position as one CGP line (racks in alphabetical order, blanks last).")
+    board: list[str] = Field(description="The board, one string per row as in requests.")
+    rack: str = Field(description="The rack of the player to move.")
+    racks: list[str] = Field(description="Every rack, the player to move first ('' when unknown).")
+    scores: list[int]
+    zeros: int
+    lexicon: str | None = Field(description="The 'lex' operation's lexicon name, if any (it need not be one this service ships).")
+    operations: list[CgpOperation]

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .board import BLANK, LETTER_MASK
+from .board import BLANK, LETTER_MASK, format_board, tile_char
 from .errors import IllegalPlayError, TimeBudgetExceeded
 from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
 from .gcg import Entry, Imported, gcg_word, position_text
@@ -37,6 +37,14 @@ from .solver import Position, _raw_squares, all_raw_plays, check_play, materiali
 class BestPlay:
     play: str  # GCG notation: position and word
     score: int
+
+
+@dataclass(frozen=True)
+class PlacedTile:
+    row: int  # 1-based
+    col: int
+    letter: str  # uppercase; lowercase for a blank
+    blank: bool
 
 
 @dataclass(frozen=True)
@@ -57,6 +65,9 @@ class TurnGrade:
     best: tuple[BestPlay, ...] = ()
     points_left: int | None = None  # best score minus the points kept
     cut_short: bool = False  # the time budget ran out before this turn was searched
+    board: tuple[str, ...] = ()  # the board before the turn, in the API's row convention
+    heights: tuple[str, ...] | None = None  # stacking games: stack heights before the turn, one digit per square
+    tiles: tuple[PlacedTile, ...] = ()  # a play or phony: the tiles it put down
 
 
 @dataclass(frozen=True)
@@ -200,11 +211,18 @@ def grade(
         if turn.rack and out_of_time:
             short = True
             cut += 1
+        placed_tiles: tuple[PlacedTile, ...] = ()
+        if turn.kind in (PLAY, WITHDRAWN):
+            assert turn.move is not None
+            placed_tiles = tuple(PlacedTile(i // n + 1, i % n + 1, tile_char(c), bool(c & BLANK)) for i, c in placements(rs, turn.move))
         grades.append(TurnGrade(
             turn=turn_no, line=entry.line if entry is not None else 0, player=turn.player,
             name=game.names[turn.player], kind=turn.kind, rack=turn.rack or None, play=play,
             recorded_score=recorded, score=score, valid=valid, invalid_words=invalid, rank=rank,
             total_plays=total, best=tops, points_left=points_left, cut_short=short,
+            board=tuple(format_board(rs, cells)),
+            heights=None if heights is None else tuple("".join(str(h) for h in heights[r * n:(r + 1) * n]) for r in range(n)),
+            tiles=placed_tiles,
         ))
         if turn.kind == PLAY:
             assert turn.move is not None

@@ -169,8 +169,43 @@ def test_cli_best_and_score_take_cgp(capsys: pytest.CaptureFixture[str]) -> None
     assert "rack" in capsys.readouterr().err
 
 
+def test_cgp_endpoint_reads_and_writes(client: TestClient) -> None:
+    r = client.post("/v1/games/scrabble/cgp", json={"cgp": MID.replace("NWL23;", "NWL23; bb 50;")})
+    assert r.status_code == 200, r.text
+    read = r.json()
+    assert read["board"][7] == "...RETAINS....." and read["rack"] == "DGOOXYZ" and read["racks"] == ["DGOOXYZ", "ABC"]
+    assert read["scores"] == [0, 66] and read["zeros"] == 0 and read["lexicon"] == "NWL23"
+    assert read["operations"] == [{"op": "lex", "operands": "NWL23"}, {"op": "bb", "operands": "50"}]
+    back = {k: read[k] for k in ("board", "rack", "scores", "zeros")} | {"other_rack": "ABC", "lexicon": "NWL23"}
+    w = client.post("/v1/games/scrabble/cgp", json=back)
+    assert w.status_code == 200, w.text
+    assert w.json()["cgp"] == MID
+    blank = client.post("/v1/games/scrabble/cgp", json={"board": ["." * 15] * 7 + ["...RETaINS....."] + ["." * 15] * 7, "rack": "?EA"})
+    assert blank.json()["cgp"] == "15/15/15/15/15/15/15/3RETaINS5/15/15/15/15/15/15/15 AE?/ 0/0 0"
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"cgp": "15/15 A/B 0/0 0"}, "invalid_cgp", "board"),
+        ({"cgp": MID, "rack": "AB"}, "invalid_cgp", "rack"),
+        ({"cgp": MID.replace("DGOOXYZ", "DGO!XYZ")}, "invalid_cgp", "racks"),
+        ({"cgp": "11/11/11/11/11/11/11/11/11/11/11 A/B 0/0 0"}, "invalid_board", None),
+        ({"board": ["." * 15] * 15, "rack": "A1"}, "invalid_rack", None),
+        ({"board": ["." * 15] * 15, "lexicon": "a;b"}, "invalid_request", None),
+    ],
+)
+def test_cgp_endpoint_errors(client: TestClient, body: dict, code: str, field: str | None) -> None:
+    r = client.post("/v1/games/scrabble/cgp", json=body)
+    assert r.status_code == 422, r.text
+    err = r.json()["error"]
+    assert err["code"] == code
+    if field:
+        assert err["details"]["field"] == field
+
+
 @settings(max_examples=60, deadline=None)
-@given(st.text(alphabet="0123456789ABCDEFabcz?/ ;-[]lex", max_size=60), st.sampled_from(["moves", "score"]))
+@given(st.text(alphabet="0123456789ABCDEFabcz?/ ;-[]lex", max_size=60), st.sampled_from(["moves", "score", "cgp"]))
 def test_random_cgp_requests_never_get_a_server_error(text: str, endpoint: str) -> None:
     client = TestClient(create_app(Settings(search_timeout=5)), raise_server_exceptions=False)
     body: dict = {"cgp": text}

@@ -13,7 +13,7 @@ from app.main import create_app
 from app.settings import Settings
 from engine.analyze import grade, table
 from engine.errors import GameRecordError
-from engine.game import BONUS, END, EXCHANGE, PASS, PENALTY, PLAY, WITHDRAWN, game_rules
+from engine.game import BONUS, END, EXCHANGE, PASS, PENALTY, PLAY, WITHDRAWN, game_rules, replay
 from engine.gcg import decode, parse_gcg, read_gcg, write_gcg
 
 # Scores and words made with the engine's scorer and the default lexicon; every line type.
@@ -111,6 +111,34 @@ def test_end_lines_both_conventions(lex) -> None:  # type: ignore[no-untyped-def
     assert result.first_difference is not None and result.first_difference.rescored == 248
 
 
+@pytest.mark.parametrize("name", ["scrabble", "upwords"])
+def test_each_graded_turn_gives_the_board_before_it(lex, name: str) -> None:  # type: ignore[no-untyped-def]
+    from engine.board import format_board
+    from engine.players import GreedyPlayer
+    from engine.selfplay import play_game
+
+    rules = game_rules(name)
+    game = play_game(rules, lex, [GreedyPlayer(), GreedyPlayer()], seed=3)
+    states = replay(game)
+    graded = grade(read_gcg(write_gcg(game), rules), lex, best=0)
+    turns = [k for k, t in enumerate(game.turns) if t.uses_turn]
+    assert len(graded.turns) == len(turns) > 5
+    n = rules.ruleset.size
+    for k, g in zip(turns, graded.turns, strict=True):
+        before = states[k]
+        assert list(g.board) == format_board(rules.ruleset, list(before.cells))
+        if name == "upwords":
+            assert before.heights is not None and g.heights is not None
+            assert [int(ch) for row in g.heights for ch in row] == list(before.heights)
+        else:
+            assert g.heights is None
+        after = states[k + 1].cells
+        if game.turns[k].kind == PLAY:
+            assert {((t.row - 1) * n + t.col - 1) for t in g.tiles} == {i for i in range(n * n) if after[i] != before.cells[i]}
+        else:
+            assert g.tiles == ()
+
+
 def test_grade_cut_short_by_the_time_budget(lex) -> None:  # type: ignore[no-untyped-def]
     import time
 
@@ -201,6 +229,10 @@ def test_api_analyze(client: TestClient) -> None:
     assert [p["rescored"] for p in body["players"]] == [248, 283]
     assert body["turns"][4]["kind"] == "withdrawn" and body["turns"][4]["valid"] is False
     assert len(body["turns"][0]["best"]) == 2
+    first, second = body["turns"][0], body["turns"][1]
+    assert first["board"] == ["." * 15] * 15 and first["heights"] is None
+    assert [t["letter"] for t in first["tiles"]] == list("ANESTRI") and first["tiles"][0] == {"row": 8, "col": 2, "letter": "A", "blank": False}
+    assert second["board"][7] == ".ANESTRI......."
 
 
 def test_api_analyze_errors(client: TestClient) -> None:

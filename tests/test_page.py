@@ -514,6 +514,136 @@ def test_midgame_screenshots(browser: Browser, server: str) -> None:
             context.close()
 
 
+# ----------------------------------------------------------------------------- whole games and CGP
+
+# Hand-made: bob's OX is re-scored 18 (recorded 36), 48th of 246 plays, 17 points below 9A OXY.
+GCG = """#player1 ann Ann
+#player2 bob Bob
+>ann: AEINRST 8B ANESTRI +66 66
+>bob: DGOOXYZ 9A OX +36 36
+>ann: ?EHLLOW D1 WELLHOl. +84 150
+>bob: BCEIKTU 3C B.UETICK +90 128
+"""
+CGP_MID = "15/15/15/15/15/15/15/3RETAINS5/15/15/15/15/15/15/15 DGOOXYZ/ABC 0/66 0 lex NWL23;"
+
+
+def analyze(page: Page, record: str, game: str = "scrabble") -> None:
+    page.fill("#gcg", record)
+    page.select_option("#a-game", game)
+    page.click("#a-submit")
+
+
+def test_analyze_a_game(page: Page, server: str) -> None:
+    open_page(page, server)
+    analyze(page, GCG)
+    rows = page.locator("#a-turns tbody tr")
+    expect(rows).to_have_count(4)
+    cells = rows.nth(1).locator("td")
+    texts = cells.evaluate_all("els => els.map(e => e.textContent)")
+    assert texts == ["2", "bob", "DGOOXYZ", "9A OX", "36", "18 ≠", "yes", "48 of 246", "9A OXY 35", "17"], texts
+    assert rows.nth(0).locator("td").evaluate_all("els => els.map(e => e.textContent)") == [
+        "1", "ann", "AEINRST", "8B ANESTRI", "66", "66", "yes", "1 of 2974", "8B ANESTRI 66", "0"]
+    expect(rows.nth(1)).to_have_class(re.compile(r"\bdiffers\b"))
+    expect(page.locator("#a-agree")).to_have_text(
+        "✗ The recorded scores differ first at line 4 (turn 2, bob): recorded 36, re-scored 18.")
+    totals = page.locator(".a-players tbody tr")
+    assert totals.nth(1).locator("th, td").evaluate_all("els => els.map(e => e.textContent)") == ["bob", "128", "108", "17"]
+    expect(page.locator(".a-notes")).to_contain_text("no end-of-game lines")
+    # a turn shows the position before it: the API's board rows, its tiles as new, its rack
+    page.locator("#a-turns button.pick[data-turn='2']").click()
+    expect(page.locator("#game")).to_have_value("scrabble")
+    expect(cell(page, 8, 2).locator(".ltr")).to_have_text("A")
+    expect(cell(page, 9, 1)).to_have_class(re.compile(r"\bpreview\b"))
+    expect(cell(page, 9, 2).locator(".ltr")).to_have_text("X")
+    expect(page.locator("#rack")).to_have_value("DGOOXYZ")
+    expect(page.locator("#board-note-text")).to_contain_text("Before turn 2 (bob, rack DGOOXYZ): 9A OX")
+    expect(page.locator("#a-turns button.pick[data-turn='2']")).to_have_attribute("aria-pressed", "true")
+    # keyboard: arrows move through the turns, Enter shows one, "Back" returns to it
+    page.locator("#a-turns button.pick[data-turn='2']").focus()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board-note-text")).to_contain_text("Before turn 3 (ann, rack EHLLOW?)")
+    expect(cell(page, 9, 1).locator(".ltr")).to_have_text("O")
+    expect(page.locator("#unseen-summary")).to_contain_text("84 tiles unseen")  # 9 on the board, 7 on the rack
+    page.click("#board-note-back")
+    expect(page.locator("#a-turns button.pick[data-turn='3']")).to_be_focused()
+    watch = page.watch  # type: ignore[attr-defined]
+    assert watch.errors == [] and watch.failed == [], (watch.errors, watch.failed)
+    shot(page, "analyze-1280")
+
+
+def test_analyze_a_file_and_a_malformed_record(page: Page, server: str, tmp_path: Path) -> None:
+    open_page(page, server)
+    path = tmp_path / "game.gcg"
+    path.write_bytes(GCG.replace("ann", "ren\xe9").encode("iso-8859-1"))
+    page.set_input_files("#gcg-file", str(path))
+    expect(page.locator("#gcg")).to_have_value(GCG.replace("ann", "ren\xe9"))
+    page.select_option("#a-game", "scrabble")
+    page.click("#a-submit")
+    expect(page.locator("#a-turns tbody tr")).to_have_count(4)
+    expect(page.locator("#a-turns tbody tr").first.locator("td").nth(1)).to_have_text("ren\xe9")
+    analyze(page, "#player1 a A\n>a: XYZ 8D +1 1\n")
+    err = page.locator("#gcg-error")
+    expect(err).to_have_text("line 2: 'XYZ' is not a position (8D across, D8 down): '>a: XYZ 8D +1 1'")
+    assert page.locator("#gcg").evaluate("el => el.getAttribute('aria-describedby')").split() == ["gcg-help", "gcg-error"]
+    page.fill("#gcg", "")
+    page.click("#a-submit")
+    expect(err).to_contain_text("Paste a game record")
+
+
+def test_cgp_in_and_out(page: Page, server: str) -> None:
+    open_page(page, server, "?game=scrabble")
+    page.click(".cgp-box summary")
+    page.fill("#cgp-text", CGP_MID)
+    page.click("#cgp-load")
+    expect(cell(page, 8, 4).locator(".ltr")).to_have_text("R")
+    expect(cell(page, 8, 10).locator(".ltr")).to_have_text("S")
+    expect(page.locator("#rack")).to_have_value("DGOOXYZ")
+    expect(page.locator("#cgp-info")).to_contain_text("scores 0–66")
+    expect(page.locator("#cgp-info")).to_contain_text("lex NWL23 (not on this server")
+    page.press("#rack", "Enter")
+    first = page.locator("#results tbody tr").first
+    expect(first.locator("button.pick")).to_have_text("7G ZOO")
+    expect(first.locator(".score")).to_have_text("49")
+    # unchanged: copied back whole; changed: written by the API from the board and rack
+    page.fill("#cgp-text", "")
+    page.click("#cgp-copy")
+    expect(page.locator("#cgp-text")).to_have_value(CGP_MID)
+    assert page.evaluate("navigator.clipboard.readText()") == CGP_MID
+    page.fill("#rack", "ZO?")
+    page.click("#cgp-copy")
+    expect(page.locator("#cgp-text")).to_have_value("15/15/15/15/15/15/15/3RETAINS5/15/15/15/15/15/15/15 OZ?/ 0/0 0 lex word-list;")
+    watch = page.watch  # type: ignore[attr-defined]
+    assert watch.errors == [], watch.errors
+    # the API's error, next to the field, naming the character
+    page.fill("#cgp-text", CGP_MID.replace("DGOOXYZ", "DGO1XYZ"))
+    page.press("#cgp-text", "Enter")
+    expect(page.locator("#cgp-error")).to_have_text(
+        "cgp racks, character 56: unexpected character '1' in rack 'DGO1XYZ' (letters, '?' a blank)")
+    expect(cell(page, 8, 4).locator(".ltr")).to_have_text("R")
+
+
+def test_analysis_and_cgp_at_phone_width(browser: Browser, server: str) -> None:
+    for width in (360, 390):
+        context = browser.new_context(viewport={"width": width, "height": 844})
+        page = context.new_page()
+        try:
+            open_page(page, server)
+            page.click(".cgp-box summary")
+            page.fill("#cgp-text", CGP_MID)
+            page.click("#a-submit")  # empty: the panel's own message
+            analyze(page, GCG)
+            expect(page.locator("#a-turns tbody tr")).to_have_count(4)
+            page.locator("#a-turns button.pick[data-turn='4']").click()
+            expect(page.locator("#board-note")).to_be_visible()
+            widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+            assert widths[0] <= widths[1], (width, widths)
+            shot(page, f"analyze-{width}")
+            page.locator(".analyze-area").screenshot(path=str(SHOTS / f"analyze-panel-{width}.png"))
+        finally:
+            context.close()
+
+
 # ----------------------------------------------------------------------------- accessibility audit
 
 A11Y = Path(__file__).resolve().parent / "a11y"
@@ -563,6 +693,12 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, ax
         page.fill("#c-word", "KAISERs")
         page.click("#c-submit")
         expect(page.locator("#check-result .better")).to_be_visible()
+        page.click(".cgp-box summary")
+        page.fill("#cgp-text", CGP_MID.replace("DGOOXYZ", "DGO1XYZ"))
+        page.click("#cgp-load")
+        expect(page.locator("#cgp-error")).to_be_visible()
+        analyze(page, GCG, "crossplay")
+        expect(page.locator("#a-turns tbody tr")).to_have_count(4)
         assert axe_violations(page, axe_js) == []
     finally:
         context.close()

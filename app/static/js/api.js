@@ -37,5 +37,7 @@ export const api = {
   moves: (game, body) => call('POST', `/v1/games/${encodeURIComponent(game)}/moves`, body),
   score: (game, body) => call('POST', `/v1/games/${encodeURIComponent(game)}/score`, body),
   unseen: (game, body) => call('POST', `/v1/games/${encodeURIComponent(game)}/unseen`, body),
+  cgp: (game, body) => call('POST', `/v1/games/${encodeURIComponent(game)}/cgp`, body),
+  analyze: (game, body) => call('POST', `/v1/games/${encodeURIComponent(game)}/analyze`, body),
   compare: (body) => call('POST', '/v1/compare', body),
 };

@@ -1,7 +1,9 @@
 // The page's one owner of state: wires the board, the forms and the API together.
 
+import { initAnalyze } from './analyze.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
+import { initCgp } from './cgp.js';
 import { h, wordEl, renderBreakdown, renderCheck, renderCompare, renderResults } from './results.js';
 import { load, save, shareUrl } from './state.js';
 
@@ -24,6 +26,7 @@ const board = new BoardView($('board'), {
 
 function boardChanged() {
   clearErrors('board-error', 'check-error');
+  $('board-note').hidden = true;
   showWarnings([]);
   if (moves.length) {
     // The plays were found for the board before this edit.
@@ -37,7 +40,7 @@ function boardChanged() {
 
 // ----------------------------------------------------------------------------- errors
 
-const FIELD_ERRORS = ['page-error', 'board-error', 'rack-error', 'filter-error', 'check-error', 'compare-error', 'unseen-error', 'text-error'];
+const FIELD_ERRORS = ['page-error', 'board-error', 'rack-error', 'filter-error', 'check-error', 'compare-error', 'unseen-error', 'text-error', 'cgp-error', 'gcg-error'];
 
 function showError(id, err) {
   const el = $(id);
@@ -132,6 +135,9 @@ async function setGame(name, keepBoard) {
   board.filterSquare = state.filters.square;
   setResults([], null);
   $('check-result').textContent = '';
+  $('board-note').hidden = true;
+  if (panels.cgp) panels.cgp.reset();
+  if (panels.analyze) panels.analyze.followGame(name);
   clearErrors();
   showWarnings([]);
   persist();
@@ -390,7 +396,38 @@ async function pasteBoard() {
   setResults([], null);
 }
 
+// A position from the API (a CGP read, a turn of an analysed game): board, heights, rack and the
+// tiles to show as new.
+function loadPosition({ board: rows, heights = null, rack = '', tiles = null }) {
+  $('rack').value = rack;
+  board.load(rows, heights);
+  board.changed();
+  setResults([], null);
+  board.preview = tiles;
+  board.render();
+}
+
+// What the CGP and analysis panels (cgp.js, analyze.js) may see and do.
+const pageApi = {
+  board,
+  game: () => state.game,
+  setGame: (name) => setGame(name, false),
+  rack: () => $('rack').value,
+  position,
+  loadPosition,
+  lexicon: () => state.lexicon || defaultLexicon,
+  lexiconOverride: () => state.lexicon,
+  lexicons: () => [...$('lexicon').options].map((o) => o.value),
+  setLexicon: (name) => { $('lexicon').value = name; readOptions(); },
+  showError,
+  clearErrors,
+  copy,
+};
+const panels = {};
+
 function wire() {
+  panels.cgp = initCgp(pageApi);
+  panels.analyze = initAnalyze(pageApi);
   $('game').addEventListener('change', () => setGame($('game').value, games.get($('game').value).size === board.size
     && !games.get($('game').value).stacking && !board.info.stacking).catch((err) => showError('page-error', err)));
   $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); solve(); });
@@ -441,6 +478,7 @@ async function start() {
     const [list, lexicons] = await Promise.all([api.games(), api.lexicons()]);
     for (const g of list.games) games.set(g.name, g);
     $('game').replaceChildren(...list.games.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
+    panels.analyze.setGames(list.games, games.has(state.game) ? state.game : 'crossplay');
     defaultLexicon = lexicons.default;
     $('lexicon').replaceChildren(...lexicons.lexicons.map((l) => h('option', { value: l.name }, l.name)));
     $('lexicon').value = state.lexicon || lexicons.default;

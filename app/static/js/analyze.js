@@ -1,0 +1,135 @@
+// Analyze a game: a GCG record in (pasted or from a file), POST /v1/games/{game}/analyze's grade
+// out as a table. A turn's button loads the board before that turn (the API's own rows) with the
+// tiles played shown as new tiles. Every number is the API's.
+
+import { api } from './api.js';
+import { h } from './results.js';
+
+const $ = (id) => document.getElementById(id);
+
+// A record as text: UTF-8, or ISO-8859-1 (older Quackle files) when it is not valid UTF-8.
+async function fileText(file) {
+  const bytes = await file.arrayBuffer();
+  try { return new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch { return new TextDecoder('iso-8859-1').decode(bytes); }
+}
+
+function dash(v) { return v === null || v === undefined ? '–' : String(v); }
+
+export function initAnalyze(page) {
+  let result = null;
+  let shown = null; // the turn whose position is on the board
+
+  function summary(out) {
+    const totals = h('table', { class: 'a-players' },
+      h('caption', {}, 'Totals'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), h('th', { scope: 'col', class: 'num' }, 'Recorded'),
+        h('th', { scope: 'col', class: 'num' }, 'Re-scored'), h('th', { scope: 'col', class: 'num' }, 'Points left'))),
+      h('tbody', {}, out.players.map((p) => h('tr', {},
+        h('th', { scope: 'row' }, p.name), h('td', { class: 'num' }, String(p.recorded)),
+        h('td', { class: `num${p.recorded === p.rescored ? '' : ' bad'}` }, String(p.rescored)),
+        h('td', { class: 'num' }, String(p.points_left))))));
+    const d = out.first_difference;
+    const agree = out.scores_agree
+      ? h('p', { class: 'ok', id: 'a-agree' }, '✓ The recorded cumulative scores agree with the re-scored ones.')
+      : h('p', { class: 'bad', id: 'a-agree' }, `✗ The recorded scores differ first at line ${d.line} (turn ${d.turn}, ${out.players[d.player].name}): `
+        + `recorded ${d.recorded}, re-scored ${d.rescored}.`);
+    const notes = [...out.notes];
+    if (out.cut_short) notes.unshift(`${out.cut_short} turn${out.cut_short === 1 ? ' was' : 's were'} not searched: the time budget ran out (marked ⏱).`);
+    return [totals, agree, notes.length ? h('ul', { class: 'a-notes' }, notes.map((n) => h('li', {}, n))) : null,
+      h('p', { class: 'muted' }, `${out.game}, word list ${out.lexicon}. Select a turn to see the position before it on the board.`)];
+  }
+
+  function turnRow(t, out) {
+    const differs = out.first_difference && out.first_difference.turn === t.turn;
+    const label = `Show turn ${t.turn} on the board: ${t.name}, ${t.play}`;
+    const pick = h('button', { type: 'button', class: 'pick', 'data-turn': t.turn, 'aria-pressed': 'false', 'aria-label': label }, t.play);
+    pick.addEventListener('click', () => show(t));
+    pick.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+      e.preventDefault();
+      const next = $('a-turns').querySelector(`button.pick[data-turn="${t.turn + (e.key === 'ArrowDown' ? 1 : -1)}"]`);
+      if (next) next.focus();
+    });
+    const valid = t.valid === null ? '–' : t.valid ? 'yes' : `no: ${t.invalid_words.join(', ')}`;
+    const scoreDiffers = t.score !== null && t.kind === 'play' && t.score !== t.recorded_score;
+    const best = t.best[0];
+    const row = h('tr', { class: [t.cut_short ? 'cut' : '', differs ? 'differs' : '', t.kind === 'withdrawn' ? 'withdrawn' : ''].join(' ').trim() || null,
+      'data-turn': t.turn },
+      h('td', { class: 'num' }, String(t.turn)),
+      h('td', {}, t.name),
+      h('td', { class: 'rack' }, t.rack || '?'),
+      h('td', { class: 'play' }, pick, t.kind === 'withdrawn' ? h('span', { class: 'muted' }, ' (withdrawn)') : null),
+      h('td', { class: 'num' }, String(t.recorded_score)),
+      h('td', { class: `num${scoreDiffers ? ' bad' : ''}` }, t.kind === 'play' || t.kind === 'withdrawn' ? dash(t.score) : '–', scoreDiffers ? h('span', { class: 'mark' }, ' ≠') : null),
+      h('td', { class: t.valid === false ? 'bad' : '' }, valid),
+      h('td', { class: 'num' }, t.cut_short ? h('span', { title: 'not searched: the time budget ran out' }, '⏱ not searched') : t.rank === null ? '–' : `${t.rank} of ${t.total_plays}`),
+      h('td', { class: 'best' }, best ? `${best.play} ${best.score}` : '–'),
+      h('td', { class: 'num left' }, dash(t.points_left)));
+    return row;
+  }
+
+  function render(out) {
+    $('a-summary').replaceChildren(...summary(out).filter(Boolean));
+    $('a-turns').tBodies[0].replaceChildren(...out.turns.map((t) => turnRow(t, out)));
+    $('a-result').hidden = false;
+  }
+
+  async function show(t) {
+    if (page.game() !== result.game) await page.setGame(result.game);
+    page.loadPosition({ board: t.board, heights: t.heights, rack: t.rack || '', tiles: t.tiles.length ? t.tiles : null });
+    shown = t;
+    for (const b of $('a-turns').querySelectorAll('button.pick')) {
+      const on = Number(b.dataset.turn) === t.turn;
+      b.setAttribute('aria-pressed', String(on));
+      b.closest('tr').classList.toggle('sel', on);
+    }
+    const more = t.best.length > 1 ? ` Best: ${t.best.map((b) => `${b.play} ${b.score}`).join(', ')}.` : '';
+    $('board-note-text').textContent = `Before turn ${t.turn} (${t.name}${t.rack ? `, rack ${t.rack}` : ''}): `
+      + `${t.play}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
+    $('board-note').hidden = false;
+    $('board').scrollIntoView({ block: 'nearest' });
+  }
+
+  async function analyze() {
+    page.clearErrors('gcg-error');
+    const gcg = $('gcg').value;
+    if (!gcg.trim()) { page.showError('gcg-error', { message: 'Paste a game record (GCG) or load a file first.' }); return; }
+    const game = $('a-game').value;
+    $('a-status').textContent = 'Analyzing… (every turn is searched; a long game takes a few seconds)';
+    $('a-submit').disabled = true;
+    try {
+      const body = { gcg, best: Math.max(1, Math.min(20, Number($('a-best').value) || 3)) };
+      if (page.lexiconOverride()) body.lexicon = page.lexiconOverride();
+      result = await api.analyze(game, body);
+      result.game = game;
+      render(result);
+      $('a-status').textContent = `${result.turns.length} turns graded.`;
+    } catch (err) {
+      $('a-status').textContent = '';
+      page.showError('gcg-error', err);
+    } finally {
+      $('a-submit').disabled = false;
+    }
+  }
+
+  $('analyze-form').addEventListener('submit', (e) => { e.preventDefault(); analyze(); });
+  $('gcg').addEventListener('input', () => page.clearErrors('gcg-error'));
+  $('gcg-file').addEventListener('change', async () => {
+    const file = $('gcg-file').files[0];
+    if (!file) return;
+    page.clearErrors('gcg-error');
+    if (file.size > 200_000) { page.showError('gcg-error', { message: `${file.name} is ${file.size} bytes: not a game record` }); return; }
+    $('gcg').value = await fileText(file);
+  });
+  $('board-note-back').addEventListener('click', () => {
+    const b = shown && $('a-turns').querySelector(`button.pick[data-turn="${shown.turn}"]`);
+    if (b) b.focus();
+  });
+  return {
+    setGames(list, current) {
+      $('a-game').replaceChildren(...list.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
+      $('a-game').value = current;
+    },
+    followGame(name) { if (!result) $('a-game').value = name; },
+  };
+}
