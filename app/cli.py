@@ -35,7 +35,7 @@ from pydantic import ValidationError
 
 from engine import EngineError, Lexicon, get_ruleset
 
-from . import cli_games, service
+from . import cli_equity, cli_games, service
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
@@ -117,11 +117,14 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
         plural_rule=not args.no_plural_rule,
         breakdowns=not args.no_breakdowns,
         cgp=args.cgp,
+        rank_by=args.rank_by,
+        exchanges=args.exchanges,
+        bag_size=args.bag_size,
     )
     rules = get_ruleset(args.game.lower())
     result = service.best_moves_payload(rules, lexicon(settings, args.lexicon), req, settings.default_limit,
                                         settings.deadline())
-    emit(args, result, table(result))
+    emit(args, result, cli_equity.table(result) if args.rank_by == "equity" else table(result))
     return 0
 
 
@@ -275,6 +278,10 @@ def parser() -> argparse.ArgumentParser:
     best.add_argument("--no-plural-rule", action="store_true", help="Upwords: allow plays that only add an S")
     best.add_argument("--no-breakdowns", action="store_true", help="with --json: leave out the breakdowns")
     best.add_argument("--json", action="store_true", help="print the API's JSON instead of a table")
+    best.add_argument("--rank-by", choices=("score", "equity"), default="score",
+                      help="score (default) or equity: score plus the value of the tiles kept")
+    best.add_argument("--exchanges", action="store_true", help="with --rank-by equity: rank exchanges and the pass too")
+    best.add_argument("--bag-size", type=int, help="with --rank-by equity: tiles in the bag (default: from the position)")
     best.set_defaults(run=cmd_best)
 
     score = sub.add_parser("score", help="score, check and rank one play ('8F QUIXOTE', 'H6 QUIXOTE')")
@@ -337,6 +344,7 @@ def parser() -> argparse.ArgumentParser:
     health.set_defaults(run=cmd_healthcheck)
 
     cli_games.add_parsers(sub)
+    cli_equity.add_parsers(sub)
     return p
 
 

@@ -157,6 +157,7 @@ class ErrorCode(StrEnum):
     invalid_cgp = "invalid_cgp"
     invalid_game_record = "invalid_game_record"
     illegal_turn = "illegal_turn"
+    no_leave_values = "no_leave_values"
 
 
 class ErrorFieldError(BaseModel):
@@ -243,6 +244,25 @@ class MovesIn(RequestModel):
     plural_rule: bool = Field(default=True, description=PLURAL_DOC)
     breakdowns: bool = Field(default=True, description="Include each play's breakdown; false gives a compact list.")
     cgp: CgpText | None = Field(default=None, description=CGP_DOC)
+    rank_by: Literal["score", "equity"] = Field(
+        default="score",
+        description=(
+            "'score' ranks by points now; 'equity' by points plus the value of the tiles kept "
+            "(leave values learned by self-play per game; not for Upwords). Each play then carries "
+            "equity and leave_value."
+        ),
+    )
+    exchanges: bool = Field(
+        default=False,
+        description="With rank_by equity: also rank exchanges (when the game and the bag allow one) and the pass.",
+    )
+    bag_size: int | None = Field(
+        default=None, ge=0, le=1000,
+        description=(
+            "With rank_by equity: tiles in the bag, when the client knows better than the position "
+            "(default: the unseen tiles less the opponent's full rack)."
+        ),
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -268,6 +288,28 @@ class MoveOut(BaseModel):
     tiles: list[TileOut] = Field(description="The new tiles this play puts down.")
     leave: str = Field(description="The rack after the play ('?' for a blank).")
     breakdown: BreakdownOut | None = Field(default=None, description="Absent when the request sets breakdowns to false.")
+    equity: float | None = Field(
+        default=None, description="rank_by equity: score + leave_value (exact to a thousandth of a point)."
+    )
+    leave_value: float | None = Field(default=None, description="rank_by equity: what the tiles kept are worth, in points.")
+    rank: int | None = Field(
+        default=None, description="rank_by equity: place among all candidates returned (plays, exchanges, pass), 1 = best."
+    )
+
+
+class ExchangeOut(BaseModel):
+    kind: Literal["exchange", "pass"]
+    thrown: str = Field(description="The tiles thrown back ('' for a pass).")
+    kept: str = Field(description="The tiles kept ('?' for a blank).")
+    equity: float = Field(description="leave_value (an exchange or a pass scores 0).")
+    leave_value: float
+    rank: int = Field(description="Place among all candidates returned (plays, exchanges, pass), 1 = best.")
+
+
+class EquityInfo(BaseModel):
+    bag_size: int = Field(description="Tiles in the bag used for the ranking (from the request or the position).")
+    leaves: str = Field(description="Which leave values ranked the plays (game, lexicon they were learned with).")
+    end_rule: str = Field(description="How kept tiles are valued: leave values while the bag has tiles, else the game's end rule.")
 
 
 class MovesOut(BaseModel):
@@ -275,6 +317,10 @@ class MovesOut(BaseModel):
     lexicon: str
     total_moves: int | None = Field(description="Distinct legal plays (after filters) when count was asked, else null.")
     moves: list[MoveOut]
+    exchanges: list[ExchangeOut] | None = Field(
+        default=None, description="rank_by equity with exchanges: the exchanges and the pass among the best candidates."
+    )
+    equity: EquityInfo | None = Field(default=None, description="rank_by equity: what the ranking assumed.")
     warnings: list[WarningOut] = Field(description="What looks wrong with the board (see POST /v1/games/{game}/verify).")
 
 

@@ -18,14 +18,17 @@ from engine import (
     breakdown,
     check_play,
     end_game,
+    equity,
     find_moves,
     get_ruleset,
+    leaves,
     parse_notation,
     placements_from_word,
     position,
     rank_play,
     unseen_tiles,
 )
+from engine.game import game_rules
 from engine.solver import _check_deadline as check_deadline
 
 from .cgp_fields import cgp_after
@@ -161,6 +164,52 @@ def warnings_payload(rules: Ruleset, cells: list[int], lex: Lexicon) -> list[dic
     return out
 
 
+def equity_payload(
+    rules: Ruleset, lex: Lexicon, req: MovesIn, pos: Position, flt: MoveFilter | None, limit: int,
+    deadline: float | None,
+) -> dict:
+    """MovesOut ranked by equity (engine.equity): plays with equity, leave value and rank, and
+    with ``exchanges`` the exchanges and the pass among the best candidates."""
+    if not leaves.available(rules.name):
+        raise leaves.NoLeaveValuesError(
+            f"{rules.name} has no leave values; rank_by equity is offered for "
+            f"{', '.join(g for g in GAMES if leaves.available(g))}",
+            field="rank_by",
+        )
+    grules = game_rules(rules)
+    seen = unseen_tiles(pos)
+    unseen = [seen.counts["?"]] + [seen.counts[ch] for ch in LETTERS]
+    bag = equity.default_bag_size(grules, seen.total) if req.bag_size is None else req.bag_size
+    if bag > seen.total:
+        raise RequestError(f"bag_size {bag} is more than the {seen.total} tiles unseen in this position", field="bag_size")
+    values = leaves.shipped(rules.name)
+    found, total = equity.rank_by_equity(
+        pos, lex, values, grules, bag, unseen, limit, req.exchanges, None, req.premiums, flt, req.count, deadline
+    )
+    moves, others = [], []
+    for k, c in enumerate(found, start=1):
+        if k % 50 == 49:
+            check_deadline(deadline)
+        extra = {"equity": c.equity_milli / 1000, "leave_value": c.leave_milli / 1000, "rank": k}
+        if c.move is not None:
+            moves.append(move_payload(pos, c.move, req.rack, req.premiums, req.breakdowns) | extra)
+        else:
+            others.append({"kind": c.kind, "thrown": c.thrown, "kept": c.kept} | extra)
+    games = values.provenance.get("games", "?")
+    return {
+        "game": rules.name,
+        "lexicon": lex.name,
+        "total_moves": total if req.count else None,
+        "moves": moves,
+        "warnings": warnings_payload(rules, pos.cells, lex),
+        "equity": {
+            "bag_size": bag,
+            "leaves": f"{rules.name} leave values learned with the {values.lexicon} lexicon ({games} self-play games)",
+            "end_rule": equity.end_rule(grules, bag),
+        },
+    } | ({"exchanges": others} if req.exchanges else {})
+
+
 def best_moves_payload(
     rules: Ruleset, lex: Lexicon, req: MovesIn, default_limit: int, deadline: float | None = None
 ) -> dict:
@@ -169,6 +218,11 @@ def best_moves_payload(
     pos = position(rules, req.board, req.rack, req.heights, plural_rule=req.plural_rule)
     flt = move_filter(rules, req.filters)
     limit = req.limit or default_limit
+    if req.rank_by == "equity":
+        return equity_payload(rules, lex, req, pos, flt, limit, deadline)
+    for name in ("exchanges", "bag_size"):
+        if getattr(req, name) not in (None, False):
+            raise RequestError(f"{name} applies to rank_by equity only", field=name)
     result = find_moves(
         pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
     )

@@ -12,6 +12,9 @@ and the game's rules, so later players (leave-aware, simulating) need nothing mo
   (seeded): not a strong player, but it reaches exchanges, passes and odd endings that a
   greedy game rarely shows, which is what the property tests want.
 
+- ``equity``: the best turn by equity (score plus leave value, ``engine.equity``), exchanges
+  included, with the game's shipped leave values (``engine.leaves``).
+
 A new player (leave-aware, simulating) is a class with ``choose`` plus an entry in
 :data:`PLAYERS` (name -> factory taking a seed), after which ``wordsolver selfplay --players
 NAME,greedy`` and :func:`engine.selfplay.play_games` can seat it. The game enforces the rules:
@@ -24,11 +27,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
 from .lexicon import Lexicon
 from .solver import Move, Position, find_moves
+
+if TYPE_CHECKING:
+    from .leaves import LeaveValues
 
 
 @dataclass(frozen=True)
@@ -103,14 +109,42 @@ class RandomPlayer:
         return Action(PASS)
 
 
+class EquityPlayer:
+    """The best turn by equity (score plus the value of the tiles kept, engine.equity), with
+    exchanges weighed against plays whenever the bag allows one; otherwise the same search as
+    ``greedy``. Uses the game's shipped leave values unless given others (training)."""
+
+    name = "equity"
+
+    def __init__(self, values: LeaveValues | None = None) -> None:
+        self.values = values
+
+    def choose(self, view: PlayerView) -> Action:
+        from .equity import rank_by_equity
+        from .leaves import shipped
+
+        values = self.values if self.values is not None else shipped(view.rules.name)
+        found, _ = rank_by_equity(
+            view.position, view.lexicon, values, view.rules, view.bag_size, view.unseen,
+            limit=1, exchanges=view.can_exchange, passes=False, count=False,
+        )
+        if not found:
+            return Action(PASS)
+        best = found[0]
+        if best.kind == PLAY:
+            return Action(PLAY, best.move)
+        return Action(EXCHANGE, tiles=best.thrown)
+
+
 PLAYERS: dict[str, Callable[[int | str], Player]] = {
     "greedy": lambda seed: GreedyPlayer(),
     "random": lambda seed: RandomPlayer(seed),
+    "equity": lambda seed: EquityPlayer(),
 }
 
 
 def make_player(name: str, seed: int | str = 0) -> Player:
-    """A player by name (``greedy``, ``random``); ValueError names the known ones."""
+    """A player by name (``greedy``, ``random``, ``equity``); ValueError names the known ones."""
     try:
         return PLAYERS[name](seed)
     except KeyError:

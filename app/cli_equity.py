@@ -1,0 +1,112 @@
+"""Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``, and the equity table of
+``best --rank-by equity``.
+
+    wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
+    wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|FILE] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.abtest import ab_test
+from engine.game import game_rules
+from engine.leaves import LeaveValues, dumps, parse, shipped
+from engine.players import EquityPlayer, GreedyPlayer, Player
+from engine.train_leaves import train
+
+from .settings import Settings
+from .store import make_store
+
+LEAVE_GAMES = ("crossplay", "scrabble", "wwf")
+
+
+def table(result: dict[str, Any]) -> str:
+    """``best --rank-by equity``: plays, exchanges and the pass in one ranking."""
+    from .cli import columns, warning_lines
+
+    items = [(m["rank"], m["notation"], str(m["score"]), m["leave"] or "-", m["leave_value"], m["equity"])
+             for m in result["moves"]]
+    items += [(x["rank"], "pass" if x["kind"] == "pass" else f"exchange {x['thrown']}", "0", x["kept"] or "-",
+               x["leave_value"], x["equity"]) for x in result.get("exchanges") or []]
+    if not items:
+        return "no legal play"
+    items.sort(key=lambda it: it[0])
+    rows = [("rank", "play", "score", "leave", "value", "equity")]
+    rows += [(str(r), p, s, lv, f"{v:+.3f}", f"{e:.3f}") for r, p, s, lv, v, e in items]
+    eq = result["equity"]
+    footer = f"{result['game']}, lexicon {result['lexicon']}, bag {eq['bag_size']}: {eq['end_rule']}"
+    if result["total_moves"] is not None:
+        footer += f", {result['total_moves']} legal plays"
+    return "\n".join(columns(rows, "rlrlrr") + ["", footer] + warning_lines(result["warnings"]))
+
+
+def read_values(path: str, game: str) -> LeaveValues:
+    return parse(Path(path).read_bytes(), game, path)
+
+
+def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
+    rules = game_rules(args.game)
+    if rules.name not in LEAVE_GAMES:
+        print(f"error: --game: leave values are learned for {', '.join(LEAVE_GAMES)}", file=sys.stderr)
+        return 2
+    lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
+    checkpoint = args.checkpoint or Path(f"{rules.name}-leaves.ckpt.json")
+    output: Path = args.output or Path(f"{rules.name}-leaves.json")
+
+    def keep_round(r: int, values: LeaveValues) -> None:
+        output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
+
+    values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
+                   log=lambda line: print(line, flush=True), on_round=keep_round)
+    output.write_text(dumps(values), encoding="utf-8")
+    print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
+          f"checkpoint {checkpoint})")
+    return 0
+
+
+def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
+    rules = game_rules(args.game)
+    lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
+    values = read_values(args.leaves, rules.name) if args.leaves else shipped(rules.name)
+    a = EquityPlayer(values)
+    b: Player = GreedyPlayer() if args.against == "greedy" else EquityPlayer(read_values(args.against, rules.name))
+    b_name = "greedy" if args.against == "greedy" else f"equity({args.against})"
+    res = ab_test(rules, lex, a, b, args.pairs, args.seed, "equity", b_name)
+    if args.json:
+        print(json.dumps(res.to_dict()))
+        return 0
+    print(f"{res.game}: {res.a} vs {res.b}, {res.pairs} mirrored pairs ({2 * res.pairs} games), seed {res.seed}")
+    print(f"  {res.a}: {res.wins} wins, {res.draws} draws, {res.losses} losses")
+    print(f"  win rate {100 * res.win_rate:.1f}% (95% CI {100 * res.win_ci[0]:.1f}-{100 * res.win_ci[1]:.1f}%)")
+    print(f"  spread {res.spread:+.1f} per game (95% CI {res.spread_ci[0]:+.1f} to {res.spread_ci[1]:+.1f})")
+    print(f"  mean scores {res.mean_scores[0]} vs {res.mean_scores[1]} ({res.seconds} s)")
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    tr = sub.add_parser("train-leaves", help="learn a game's leave values by self-play (reproducible, resumable)")
+    tr.add_argument("--game", required=True, help="crossplay, scrabble or wwf")
+    tr.add_argument("--games", type=int, default=1000, help="games per round (default 1000)")
+    tr.add_argument("--rounds", type=int, default=3, help="rounds, each playing with the previous values (default 3)")
+    tr.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+    tr.add_argument("--lexicon", help="lexicon name (default: the configured default)")
+    tr.add_argument("--checkpoint", type=Path, help="checkpoint file (default GAME-leaves.ckpt.json)")
+    tr.add_argument("--resume", action="store_true", help="continue from the checkpoint (more rounds add up)")
+    tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
+    tr.set_defaults(run=cmd_train)
+
+    ab = sub.add_parser("ab", help="A/B self-play: the equity player against the score-only player")
+    ab.add_argument("--game", default="crossplay", help="crossplay, scrabble or wwf (default crossplay)")
+    ab.add_argument("--pairs", type=int, default=100, help="mirrored game pairs (default 100)")
+    ab.add_argument("--seed", type=int, default=0, help="pair p uses seed+p (default 0)")
+    ab.add_argument("--leaves", help="leave file for the equity player (default: the shipped values)")
+    ab.add_argument("--against", default="greedy",
+                    help="'greedy' (score only, default) or a leave file (an equity player with those values)")
+    ab.add_argument("--lexicon", help="lexicon name (default: the configured default)")
+    ab.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    ab.set_defaults(run=cmd_ab)

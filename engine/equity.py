@@ -1,0 +1,235 @@
+"""Ranking by equity: a turn's score plus the value of the tiles it keeps.
+
+``equity = score + leave value``, both in integer thousandths of a point (``equity_milli``),
+so ordering is exact. Candidates are plays, and on request exchanges (every set of tiles the
+game allows to throw back, valued by the tiles kept) and the pass (keeps the whole rack).
+
+Leave values apply while tiles remain in the bag. Once the bag is empty each game's end
+rules decide what kept tiles are worth (``end_leave_milli``):
+
+- ``going_out`` games (Scrabble, Words With Friends): going out is worth twice the face
+  value of the unseen tiles (the opponent's rack: they lose it and the player going out
+  gains it); a play that keeps tiles is charged twice their face value (the opponent may go
+  out next and the same swing goes the other way);
+- ``none`` (Crossplay: each player gets one equal final turn, no rack penalty, no going-out
+  bonus): kept tiles are worth nothing, so equity is the score;
+- ``per_tile`` (Upwords, which has no leave values yet): the penalty per tile kept.
+
+Ties are broken deterministically: higher equity first, then plays before exchanges before
+the pass, then higher score, then the score ranking's own order (direction, row, column,
+word) for plays and the tiles thrown (alphabetical) for exchanges.
+
+The ranking stays score-pruned on the Python side: the best ``limit + MARGIN`` plays by
+score set a bar (the ``limit``-th best equity among them, exchanges and pass included); a
+play whose score plus the best leave any play can keep from this rack is below the bar cannot
+reach the top and is never valued. The compiled generator returns every play (one search; a
+score heap inside it cannot prove an equity top, since a play far down the score list may
+keep a much better leave).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+from operator import itemgetter
+
+from . import native
+from .board import BLANK, LETTER_MASK
+from .game import EXCHANGE, PASS, PLAY, GameRules
+from .leaves import LeaveValues, leave_key
+from .lexicon import Lexicon
+from .movegen import RawPlay, views
+from .solver import Move, MoveFilter, Position, _raw_matches, all_raw_plays, materialise
+
+MARGIN = 40  # plays beyond the limit, best by score, that set the bar
+KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str  # "play", "exchange" or "pass"
+    move: Move | None  # plays only
+    thrown: str  # exchanges: the tiles thrown back (canonical)
+    kept: str  # the tiles left on the rack (canonical)
+    score: int
+    leave_milli: int
+
+    @property
+    def equity_milli(self) -> int:
+        return self.score * 1000 + self.leave_milli
+
+    def sort_key(self) -> tuple:
+        rest = self.move.sort_key()[1:] if self.move is not None else (self.thrown,)
+        return (-self.equity_milli, KIND_ORDER[self.kind], -self.score, *rest)
+
+
+def default_bag_size(rules: GameRules, unseen_total: int) -> int:
+    """Tiles in the bag as the position shows them: the unseen tiles less full racks for the
+    other players (they hold a full rack while the bag has tiles)."""
+    return max(0, unseen_total - (rules.players - 1) * rules.ruleset.rack_size)
+
+
+def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]) -> int:
+    """What ``kept`` is worth once the bag is empty (see the module docstring)."""
+    face = rules.ruleset.values
+    if rules.rack_adjustment == "going_out":
+        if not any(kept):
+            return 2000 * sum(face[i] * n for i, n in enumerate(unseen))
+        return -2000 * sum(face[i] * n for i, n in enumerate(kept))
+    if rules.rack_adjustment == "per_tile":
+        return -1000 * rules.ruleset.end_penalty_per_tile * sum(kept)
+    return 0
+
+
+END_RULES = {
+    "going_out": "bag empty: going out is worth twice the unseen tiles' value, tiles kept cost twice their value",
+    "none": "bag empty: tiles kept are worth nothing (equal final turn, no rack penalty), equity is the score",
+    "per_tile": "bag empty: each tile kept costs the game's end penalty per tile",
+}
+
+
+def end_rule(rules: GameRules, bag_size: int) -> str:
+    if bag_size > 0:
+        return f"leave values (the bag holds {bag_size} tiles)"
+    return END_RULES[rules.rack_adjustment]
+
+
+class LeaveTable:
+    """Every sub-rack of one rack with its leave value (at most 2^7 = 128 of them)."""
+
+    def __init__(self, values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_size: int,
+                 unseen: Sequence[int]) -> None:
+        self.rack = list(rack)
+        held = [i for i, n in enumerate(rack) if n]
+        self.by_used: dict[tuple[int, ...], tuple[int, list[int]]] = {}
+        full = sum(rack)
+        best = None
+        for combo in product(*(range(rack[i] + 1) for i in held)):
+            kept = [0] * 27
+            for i, n in zip(held, combo, strict=True):
+                kept[i] = n
+            used = tuple(i for i in held for _ in range(rack[i] - kept[i]))
+            milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)
+            self.by_used[used] = (milli, kept)
+            if used and (best is None or milli > best):
+                best = milli
+        self.max_play_leave = best if best is not None else 0
+        self.full = full
+
+    @staticmethod
+    def used_of(raw: RawPlay) -> tuple[int, ...]:
+        return tuple(sorted([0 if code & BLANK else code & LETTER_MASK for _, code in raw[5]]))
+
+    def of_raw(self, raw: RawPlay) -> int:
+        return self.by_used[self.used_of(raw)][0]
+
+
+_TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}
+MAX_TABLES = 4096
+
+
+def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_size: int,
+                unseen: Sequence[int]) -> LeaveTable:
+    """A :class:`LeaveTable`, kept for the racks seen recently (self-play and the API ask for
+    the same racks again and again)."""
+    key = (id(values), rules, tuple(rack), bag_size > 0, None if bag_size > 0 else tuple(unseen))
+    hit = _TABLES.get(key)
+    if hit is not None and hit[0] is values:
+        return hit[1]
+    if len(_TABLES) >= MAX_TABLES:
+        _TABLES.clear()
+    table = LeaveTable(values, rules, rack, bag_size, unseen)
+    _TABLES[key] = (values, table)
+    return table
+
+
+def _native_top(pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None,
+                flt: MoveFilter | None) -> tuple[int, list[RawPlay], list[int]]:
+    from .solver import _check_deadline
+
+    total = 0
+    found: list[RawPlay] = []
+    scores: list[int] = []
+    for view in views(pos.rules, pos.cells, premiums):
+        _check_deadline(deadline)
+        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores, flt)
+        total += count
+        found += plays
+    return total, found, scores
+
+
+def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limit: int, others: list[Candidate]
+                     ) -> list[Candidate]:
+    """The plays that can rank in the top ``limit`` by equity, as candidates. The best plays by
+    score give a bar (the ``limit``-th best equity among them and ``others``); a play whose
+    score plus the best leave any play can keep is below the bar is never valued."""
+    if not raws or limit <= 0:
+        return []
+    by_score = heapq.nlargest(limit + MARGIN, raws, key=itemgetter(0))
+    eq = sorted([r[0] * 1000 + table.of_raw(r) for r in by_score] + [c.equity_milli for c in others], reverse=True)
+    bar = eq[limit - 1] if len(eq) >= limit else None
+    if bar is not None:
+        need = -((table.max_play_leave - bar) // 1000)  # the least score that can reach the bar
+        raws = [r for r in raws if r[0] >= need]
+    valued = [(r[0] * 1000 + table.of_raw(r), r) for r in raws]
+    cutoff = heapq.nlargest(limit, (e for e, _ in valued))[-1]
+    out = []
+    for e, r in valued:
+        if e >= cutoff:
+            milli, kept = table.by_used[table.used_of(r)]
+            out.append(Candidate(PLAY, materialise(pos.rules, pos.cells, r), "", leave_key(kept), r[0], milli))
+    return out
+
+
+def other_candidates(table: LeaveTable, rules: GameRules, bag_size: int, exchanges: bool,
+                     passes: bool) -> list[Candidate]:
+    """Exchanges (when the game and the bag allow one) and the pass."""
+    out = []
+    can = rules.exchange_allowed and bag_size >= max(rules.exchange_min_bag, 1)
+    for used, (milli, kept) in table.by_used.items():
+        if exchanges and can and 1 <= len(used) <= rules.exchange_max_tiles:
+            thrown = [0] * 27
+            for i in used:
+                thrown[i] += 1
+            out.append(Candidate(EXCHANGE, None, leave_key(thrown), leave_key(kept), 0, milli))
+        if passes and not used:
+            out.append(Candidate(PASS, None, "", leave_key(kept), 0, milli))
+    return out
+
+
+def rank_by_equity(
+    pos: Position,
+    lex: Lexicon,
+    values: LeaveValues,
+    rules: GameRules,
+    bag_size: int,
+    unseen: Sequence[int],
+    limit: int = 20,
+    exchanges: bool = False,
+    passes: bool | None = None,
+    premiums: bool = True,
+    flt: MoveFilter | None = None,
+    count: bool = True,
+    deadline: float | None = None,
+) -> tuple[list[Candidate], int | None]:
+    """The best ``limit`` candidates by equity and (when ``count``) the number of legal plays.
+    ``passes`` defaults to ``exchanges`` (both are the non-play turns)."""
+    table = leave_table(values, rules, pos.rack, bag_size, unseen)
+    others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes)
+    filtered = flt if flt is not None and flt.active() else None
+    if native.available and not pos.rules.stacking and limit > 0:
+        # every play comes back from the compiled generator (a score heap cannot prove an
+        # equity top: a play far down the score list may keep a much better leave); the
+        # Python side values only the plays that can still reach the top
+        total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, filtered)
+        cands = _play_candidates(pos, raws, table, limit, others) + others
+        cands.sort(key=Candidate.sort_key)
+        return cands[:limit], total if count else None
+    raws = all_raw_plays(pos, lex, premiums, deadline)
+    if filtered is not None:
+        raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, filtered)]
+    cands = _play_candidates(pos, raws, table, limit, others) + others
+    cands.sort(key=Candidate.sort_key)
+    return cands[:limit], len(raws) if count else None
