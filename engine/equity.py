@@ -19,19 +19,24 @@ Ties are broken deterministically: higher equity first, then plays before exchan
 the pass, then higher score, then the score ranking's own order (direction, row, column,
 word) for plays and the tiles thrown (alphabetical) for exchanges.
 
-The ranking stays score-pruned on the Python side: the best ``limit + MARGIN`` plays by
-score set a bar (the ``limit``-th best equity among them, exchanges and pass included); a
-play whose score plus the best leave any play can keep from this rack is below the bar cannot
-reach the top and is never valued. The compiled generator returns every play (one search; a
-score heap inside it cannot prove an equity top, since a play far down the score list may
-keep a much better leave).
+The search stays score-pruned. Every play's equity is at most its score plus the best leave a
+play can keep from this rack (``max leave``), so a bar (a ``limit``-th best equity already
+found) gives a score floor, ``(bar - max leave) / 1000``, below which no play can rank. With
+the compiled generator: a rack with blanks first runs a cheap search without its blanks (its
+plays are legal with the whole rack, valued with the whole rack's leaves) to set the bar, then
+the full search keeps a score heap filled with the floor, so only plays at or above it come
+back to Python (a rack of blanks only keeps the best ``limit + MARGIN`` by score); a rack
+without blanks has few plays and keeps them all in one pass. When the heap filled up beyond
+the floor and its minimum cannot prove the top, the search is repeated keeping every play
+(rare). The Python side again values only plays that can reach
+the bar of the best ``limit + MARGIN`` plays by score.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from operator import itemgetter
 
@@ -44,6 +49,7 @@ from .movegen import RawPlay, views
 from .solver import Move, MoveFilter, Position, _raw_matches, all_raw_plays, materialise
 
 MARGIN = 40  # plays beyond the limit, best by score, that set the bar
+SEED_HEAP = 1 << 15  # a score heap this size, filled with the floor, returns every play at or above it
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
 
@@ -83,6 +89,9 @@ def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]
     return 0
 
 
+TILE_KEY = [8**i for i in range(27)]  # a rack holds at most 7 of a tile: base 8 digits never carry
+CODE_KEY = [TILE_KEY[0 if code & BLANK else code & LETTER_MASK] if (code & LETTER_MASK) < 27 else 0 for code in range(256)]
+
 END_RULES = {
     "going_out": "bag empty: going out is worth twice the unseen tiles' value, tiles kept cost twice their value",
     "none": "bag empty: tiles kept are worth nothing (equal final turn, no rack penalty), equity is the score",
@@ -104,6 +113,7 @@ class LeaveTable:
         self.rack = list(rack)
         held = [i for i, n in enumerate(rack) if n]
         self.by_used: dict[tuple[int, ...], tuple[int, list[int]]] = {}
+        self.by_key: dict[int, tuple[int, list[int]]] = {}  # the same, keyed by sum(TILE_KEY)
         full = sum(rack)
         best = None
         for combo in product(*(range(rack[i] + 1) for i in held)):
@@ -113,17 +123,19 @@ class LeaveTable:
             used = tuple(i for i in held for _ in range(rack[i] - kept[i]))
             milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)
             self.by_used[used] = (milli, kept)
+            self.by_key[sum(TILE_KEY[i] for i in used)] = (milli, kept)
             if used and (best is None or milli > best):
                 best = milli
         self.max_play_leave = best if best is not None else 0
         self.full = full
 
-    @staticmethod
-    def used_of(raw: RawPlay) -> tuple[int, ...]:
-        return tuple(sorted([0 if code & BLANK else code & LETTER_MASK for _, code in raw[5]]))
+    def entry(self, raw: RawPlay) -> tuple[int, list[int]]:
+        """(leave value, tiles kept) of a raw play: its tiles as a sum of per-tile keys, so no
+        sorting (the same multiset gives the same sum)."""
+        return self.by_key[sum([CODE_KEY[code] for _, code in raw[5]])]
 
     def of_raw(self, raw: RawPlay) -> int:
-        return self.by_used[self.used_of(raw)][0]
+        return self.entry(raw)[0]
 
 
 _TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}
@@ -146,12 +158,12 @@ def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_
 
 
 def _native_top(pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None,
-                flt: MoveFilter | None) -> tuple[int, list[RawPlay], list[int]]:
+                flt: MoveFilter | None, seed: list[int] | None = None) -> tuple[int, list[RawPlay], list[int]]:
     from .solver import _check_deadline
 
     total = 0
     found: list[RawPlay] = []
-    scores: list[int] = []
+    scores: list[int] = seed or []
     for view in views(pos.rules, pos.cells, premiums):
         _check_deadline(deadline)
         count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores, flt)
@@ -178,9 +190,33 @@ def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limi
     out = []
     for e, r in valued:
         if e >= cutoff:
-            milli, kept = table.by_used[table.used_of(r)]
+            milli, kept = table.entry(r)
             out.append(Candidate(PLAY, materialise(pos.rules, pos.cells, r), "", leave_key(kept), r[0], milli))
     return out
+
+
+def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Candidate], limit: int,
+                 premiums: bool, flt: MoveFilter | None, count: bool, deadline: float | None
+                 ) -> tuple[list[Candidate], int | None]:
+    """The compiled generator's side of :func:`rank_by_equity` (see the module docstring)."""
+    keep, seed, floor = -1, None, None  # without blanks plays are few: one pass keeping them all
+    if pos.rack[0] and sum(pos.rack) > pos.rack[0]:
+        plain = replace(pos, rack=[0, *pos.rack[1:]])
+        _, pre, _ = _native_top(plain, lex, premiums, limit + MARGIN, deadline, flt)
+        eq = heapq.nlargest(limit, [r[0] * 1000 + table.of_raw(r) for r in pre] + [c.equity_milli for c in others])
+        if len(eq) == limit:
+            floor = -((table.max_play_leave - eq[-1]) // 1000)
+            keep, seed = SEED_HEAP, [floor] * SEED_HEAP
+    total, raws, scores = _native_top(pos, lex, premiums, keep, deadline, flt, seed)
+    cands = _play_candidates(pos, raws, table, limit, others) + others
+    cands.sort(key=Candidate.sort_key)
+    if keep > 0 and len(scores) == keep and min(scores) != floor:  # plays below the heap minimum were dropped
+        bar = cands[limit - 1].equity_milli if len(cands) >= limit else None
+        if bar is None or (min(scores) - 1) * 1000 + table.max_play_leave >= bar:
+            total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
+            cands = _play_candidates(pos, raws, table, limit, others) + others
+            cands.sort(key=Candidate.sort_key)
+    return cands[:limit], total if count else None
 
 
 def other_candidates(table: LeaveTable, rules: GameRules, bag_size: int, exchanges: bool,
@@ -220,13 +256,7 @@ def rank_by_equity(
     others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes)
     filtered = flt if flt is not None and flt.active() else None
     if native.available and not pos.rules.stacking and limit > 0:
-        # every play comes back from the compiled generator (a score heap cannot prove an
-        # equity top: a play far down the score list may keep a much better leave); the
-        # Python side values only the plays that can still reach the top
-        total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, filtered)
-        cands = _play_candidates(pos, raws, table, limit, others) + others
-        cands.sort(key=Candidate.sort_key)
-        return cands[:limit], total if count else None
+        return _native_rank(pos, lex, table, others, limit, premiums, filtered, count, deadline)
     raws = all_raw_plays(pos, lex, premiums, deadline)
     if filtered is not None:
         raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, filtered)]

@@ -19,13 +19,15 @@ content, and that every tile of the game has its single-tile leave in the table;
 fails raises :class:`~engine.errors.RulesetError`. Values belong to the lexicon they were
 learned with; with any other lexicon (a user's own list) the shipped values are used as they
 are, which is a fair approximation for an English word list of similar size, or the user
-trains their own with ``wordsolver train-leaves --lexicon NAME``.
+trains their own with ``wordsolver train-leaves --lexicon NAME`` and puts the file in the
+folder named by ``WORDSOLVER_LEAVE_DIR`` (read once per process).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -169,6 +171,11 @@ def parse(text: str | bytes, game: str, source: str = "leave file") -> LeaveValu
 
 
 def path_for(game: str) -> Path:
+    """``engine/leavedata/{game}.json``, or the same name in ``$WORDSOLVER_LEAVE_DIR`` when
+    that folder holds one (values a user trained, e.g. for their own lexicon)."""
+    own = os.environ.get("WORDSOLVER_LEAVE_DIR")
+    if own and (Path(own) / f"{game}.json").is_file():
+        return Path(own) / f"{game}.json"
     return LEAVE_DIR / f"{game}.json"
 
 
@@ -182,7 +189,7 @@ def shipped(game: str) -> LeaveValues:
     path = path_for(game)
     if not path.is_file():
         raise RulesetError(f"no leave values ship for {game}", game=game)
-    return parse(path.read_bytes(), game, f"engine/leavedata/{path.name}")
+    return parse(path.read_bytes(), game, str(path))
 
 
 def zero(game: str, lexicon: str = "") -> LeaveValues:

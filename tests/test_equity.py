@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +121,17 @@ def test_equity_top_matches_an_unpruned_ranking_in_real_games(game: str, lex: Le
             want = brute_force(view.position, lex, values, rules, view.bag_size, view.unseen, limit, exchanges)
             assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
             checked += 1
+        rack = list(view.position.rack)
+        for _ in range(2):  # the same board with one and two tiles turned into blanks (the pre-pass path)
+            held = [i for i in range(1, 27) if rack[i]]
+            if not held:
+                break
+            rack[held[0]] -= 1
+            rack[0] += 1
+            pos = replace(view.position, rack=list(rack))
+            got, _ = rank_by_equity(pos, lex, values, rules, view.bag_size, view.unseen, 10, True)
+            want = brute_force(pos, lex, values, rules, view.bag_size, view.unseen, 10, True)
+            assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
     assert checked >= 9
 
 
@@ -271,3 +283,22 @@ def test_cli_train_and_ab(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     res = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert res["games"] == 2 and res["b"] == "greedy"
     assert cli.main(["selfplay", "--game", "wwf", "--games", "2", "--players", "equity,greedy"]) == 0
+
+
+def test_rack_order_does_not_change_the_equity_ranking(client: TestClient) -> None:
+    a = moves(client, "scrabble", rack="RSTE?AQ", rank_by="equity", exchanges=True, limit=15, breakdowns=False)
+    b = moves(client, "scrabble", rack="?QATSRE", rank_by="equity", exchanges=True, limit=15, breakdowns=False)
+    assert a == b
+
+
+def test_own_leave_values_from_a_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    own = LeaveValues("wwf", "mine", {}, {**shipped("wwf").table, "S": 99_000})
+    (tmp_path / "wwf.json").write_text(dumps(own))
+    monkeypatch.setenv("WORDSOLVER_LEAVE_DIR", str(tmp_path))
+    shipped.cache_clear()
+    try:
+        assert shipped("wwf").lexicon == "mine" and shipped("wwf").value("S") == 99
+        assert shipped("crossplay").lexicon == "word-list"  # no file there: the shipped one
+    finally:
+        monkeypatch.delenv("WORDSOLVER_LEAVE_DIR")
+        shipped.cache_clear()
