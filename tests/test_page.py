@@ -489,6 +489,24 @@ def test_filters_and_count(page: Page, server: str) -> None:
     assert all(any(t["row"] == 9 and t["col"] == 6 for t in m["tiles"]) for m in want["moves"])
 
 
+def test_rank_by_equity_shows_leave_value_and_equity(page: Page, server: str) -> None:
+    """Issue 11: with "Rank by equity" the plays come in the API's equity order with two more columns."""
+    open_page(page, server, "?game=scrabble&rack=AEQSTUU")
+    expect(page.locator("#results .eq-col").first).to_be_hidden()
+    page.check("#equity")
+    page.press("#rack", "Enter")
+    want = post(server, "/v1/games/scrabble/moves", {"rack": "AEQSTUU", "rank_by": "equity"})
+    first = page.locator("#results tbody tr").first
+    expect(first.locator("button.pick")).to_have_text(want["moves"][0]["notation"])
+    expect(first.locator("td").nth(5)).to_have_text(f"+{want['moves'][0]['leave_value']}")
+    expect(first.locator("td").nth(6)).to_have_text(str(want["moves"][0]["equity"]))
+    expect(page.locator("#results .eq-col").first).to_be_visible()
+    page.uncheck("#equity")
+    page.press("#rack", "Enter")
+    expect(page.locator("#results .eq-col").first).to_be_hidden()
+    expect(page.locator("#results tbody tr").first.locator("td")).to_have_count(5)
+
+
 def test_midgame_screenshots(browser: Browser, server: str) -> None:
     """The README's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
     query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"

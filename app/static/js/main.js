@@ -172,6 +172,7 @@ function requestBody() {
   if (f.no_blanks) filters.no_blanks = true;
   const body = { ...position(), rack: $('rack').value, limit: state.limit, count: state.count, ...scoring() };
   if (Object.keys(filters).length) body.filters = filters;
+  if (state.equity && state.game !== 'upwords') body.rank_by = 'equity';
   return body;
 }
 
@@ -186,6 +187,7 @@ async function solve() {
     if (seq !== solveSeq) return;
     $('total').textContent = out.total_moves === null ? '' : `(${out.total_moves} in all)`;
     showWarnings(out.warnings);
+    for (const th of document.querySelectorAll('#results .eq-col')) th.hidden = !out.equity;
     setResults(out.moves, null);
     $('results-status').textContent = out.moves.length ? '' : 'No legal play with this rack.';
     const best = out.moves[0];
@@ -334,6 +336,7 @@ async function updateUnseen() {
 function readOptions() {
   state.premiums = $('premiums').checked;
   state.count = $('count').checked;
+  state.equity = $('equity').checked;
   state.limit = Math.max(1, Math.min(1000, Number($('limit').value) || 20));
   state.lexicon = $('lexicon').value === defaultLexicon ? '' : $('lexicon').value;
   state.plural_rule = $('plural').checked;
@@ -346,6 +349,7 @@ function readOptions() {
 function showOptions() {
   $('premiums').checked = state.premiums;
   $('count').checked = state.count;
+  $('equity').checked = state.equity;
   $('plural').checked = state.plural_rule;
   $('limit').value = state.limit;
   $('f-min').value = state.filters.min_length;
@@ -440,7 +444,7 @@ function wire() {
     persist();
     scheduleUnseen();
   });
-  for (const id of ['premiums', 'count', 'plural', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
+  for (const id of ['premiums', 'count', 'equity', 'plural', 'limit', 'lexicon', 'f-min', 'f-contains', 'f-noblanks']) $(id).addEventListener('change', readOptions);
   $('dir').addEventListener('click', () => board.toggleDir());
   $('blank-toggle').addEventListener('click', () => board.toggleBlank());
   $('height').addEventListener('change', () => board.setHeight(board.cursor, Number($('height').value)));

@@ -38,7 +38,9 @@ export function renderResults(tbody, moves, { onPreview, onSelect, selected }) {
       h('td', { class: 'play' }, pick),
       h('td', { class: 'num score' }, String(m.score)),
       h('td', { class: 'num' }, String(m.tiles_used)),
-      h('td', { class: 'leave' }, m.leave || '–'));
+      h('td', { class: 'leave' }, m.leave || '–'),
+      m.equity === undefined ? null : h('td', { class: 'num' }, `${m.leave_value >= 0 ? '+' : ''}${m.leave_value}`),
+      m.equity === undefined ? null : h('td', { class: 'num' }, String(m.equity)));
     row.addEventListener('mouseenter', () => onPreview(m));
     row.addEventListener('mouseleave', () => onPreview(null));
     row.addEventListener('click', () => onSelect(m));
