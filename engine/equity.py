@@ -20,16 +20,17 @@ the pass, then higher score, then the score ranking's own order (direction, row,
 word) for plays and the tiles thrown (alphabetical) for exchanges.
 
 The search stays score-pruned. Every play's equity is at most its score plus the best leave a
-play can keep from this rack (``max leave``), so a bar (a ``limit``-th best equity already
-found) gives a score floor, ``(bar - max leave) / 1000``, below which no play can rank. With
-the compiled generator: a rack with blanks first runs a cheap search without its blanks (its
-plays are legal with the whole rack, valued with the whole rack's leaves) to set the bar, then
-the full search keeps a score heap filled with the floor, so only plays at or above it come
-back to Python (a rack of blanks only keeps the best ``limit + MARGIN`` by score); a rack
-without blanks has few plays and keeps them all in one pass. When the heap filled up beyond
-the floor and its minimum cannot prove the top, the search is repeated keeping every play
-(rare). The Python side again values only plays that can reach
-the bar of the best ``limit + MARGIN`` plays by score.
+play can keep from this rack, so a bar (a ``limit``-th best equity already found) gives a
+score floor below which no play can rank. With the compiled generator, a rack without blanks
+has few plays and keeps them all in one pass. A rack with blanks first runs the cheap search
+without its blanks (its plays are legal with the whole rack, valued with the whole rack's
+leaves) to set the bar; with one blank that search gives every play using no blank, and a
+play using the blank keeps none, so the floor for those uses the best leave without a blank.
+The full search then keeps a score heap filled with the floor, so only plays at or above it
+come back to Python. When the heap rose
+above the floor and its minimum cannot prove the top, the search is repeated keeping every
+play (rare). The Python side values only plays that can reach the bar of the best
+``limit + MARGIN`` plays by score.
 """
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ class LeaveTable:
             if used and (best is None or milli > best):
                 best = milli
         self.max_play_leave = best if best is not None else 0
+        # the best leave of a play that uses at least one blank (it keeps fewer blanks)
+        self.max_blank_leave = max((m for u, (m, _) in self.by_used.items() if 0 in u), default=0)
         self.full = full
 
     def entry(self, raw: RawPlay) -> tuple[int, list[int]]:
@@ -195,24 +198,40 @@ def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limi
     return out
 
 
+def _uses_blank(raw: RawPlay) -> bool:
+    return any(code & BLANK for _, code in raw[5])
+
+
 def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Candidate], limit: int,
                  premiums: bool, flt: MoveFilter | None, count: bool, deadline: float | None
                  ) -> tuple[list[Candidate], int | None]:
     """The compiled generator's side of :func:`rank_by_equity` (see the module docstring)."""
-    keep, seed, floor = -1, None, None  # without blanks plays are few: one pass keeping them all
-    if pos.rack[0] and sum(pos.rack) > pos.rack[0]:
-        plain = replace(pos, rack=[0, *pos.rack[1:]])
-        _, pre, _ = _native_top(plain, lex, premiums, limit + MARGIN, deadline, flt)
-        eq = heapq.nlargest(limit, [r[0] * 1000 + table.of_raw(r) for r in pre] + [c.equity_milli for c in others])
-        if len(eq) == limit:
-            floor = -((table.max_play_leave - eq[-1]) // 1000)
-            keep, seed = SEED_HEAP, [floor] * SEED_HEAP
+    if not pos.rack[0] or sum(pos.rack) == pos.rack[0]:
+        # without blanks (or with nothing but blanks) plays are few: one pass keeping them all
+        total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
+        cands = _play_candidates(pos, raws, table, limit, others) + others
+        cands.sort(key=Candidate.sort_key)
+        return cands[:limit], total if count else None
+    plain = replace(pos, rack=[0, *pos.rack[1:]])
+    one = pos.rack[0] == 1
+    # one blank: the search without it gives every play that uses no blank (all are kept), and a
+    # play using the blank keeps no blank, so its leave is at most max_blank_leave. More blanks:
+    # the best plays of the search without them set the bar, any play may keep blanks.
+    _, pre, _ = _native_top(plain, lex, premiums, -1 if one else limit + MARGIN, deadline, flt)
+    best_leave = table.max_blank_leave if one else table.max_play_leave
+    eq = heapq.nlargest(limit, [r[0] * 1000 + table.of_raw(r) for r in pre] + [c.equity_milli for c in others])
+    keep, seed, floor = -1, None, None
+    if len(eq) == limit:
+        floor = -((best_leave - eq[-1]) // 1000)  # the least score that can reach the bar
+        keep, seed = SEED_HEAP, [floor] * SEED_HEAP
     total, raws, scores = _native_top(pos, lex, premiums, keep, deadline, flt, seed)
+    if one:
+        raws = pre + [r for r in raws if _uses_blank(r)]
     cands = _play_candidates(pos, raws, table, limit, others) + others
     cands.sort(key=Candidate.sort_key)
-    if keep > 0 and len(scores) == keep and min(scores) != floor:  # plays below the heap minimum were dropped
+    if keep > 0 and min(scores) != floor:  # the heap rose above the floor: plays below it were dropped
         bar = cands[limit - 1].equity_milli if len(cands) >= limit else None
-        if bar is None or (min(scores) - 1) * 1000 + table.max_play_leave >= bar:
+        if bar is None or (min(scores) - 1) * 1000 + best_leave >= bar:
             total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
             cands = _play_candidates(pos, raws, table, limit, others) + others
             cands.sort(key=Candidate.sort_key)
