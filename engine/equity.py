@@ -21,23 +21,21 @@ word) for plays and the tiles thrown (alphabetical) for exchanges.
 
 The search stays score-pruned. Every play's equity is at most its score plus the best leave a
 play can keep from this rack, so a bar (a ``limit``-th best equity already found) gives a
-score floor below which no play can rank. With the compiled generator, a rack without blanks
-has few plays and keeps them all in one pass. A rack with blanks first runs the cheap search
-without its blanks (its plays are legal with the whole rack, valued with the whole rack's
-leaves) to set the bar; with one blank that search gives every play using no blank, and a
-play using the blank keeps none, so the floor for those uses the best leave without a blank.
-The full search then keeps a score heap filled with the floor, so only plays at or above it
-come back to Python. When the heap rose
-above the floor and its minimum cannot prove the top, the search is repeated keeping every
-play (rare). The Python side values only plays that can reach the bar of the best
-``limit + MARGIN`` plays by score.
+score floor, ``(bar - best leave) / 1000``, below which no play can rank. With the compiled
+generator: the pruned best-first search for the best ``limit + MARGIN`` plays by score (the
+score ranking's own search) sets the bar; when the heap's minimum already proves the top, that
+is the answer; otherwise a second pruned search keeps a score heap filled with the floor, so
+anchors that cannot reach it are skipped and only plays at or above it come back to Python
+(if more plays than the heap holds beat the floor, every play is kept instead). With
+``count`` every play is enumerated anyway, in one pass. The Python side values only plays
+that can reach the bar of the best ``limit + MARGIN`` plays by score.
 """
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 from operator import itemgetter
 
@@ -46,11 +44,11 @@ from .board import BLANK, LETTER_MASK
 from .game import EXCHANGE, PASS, PLAY, GameRules
 from .leaves import LeaveValues, leave_key
 from .lexicon import Lexicon
-from .movegen import RawPlay, views
+from .movegen import RawPlay
 from .solver import Move, MoveFilter, Position, _raw_matches, all_raw_plays, materialise
 
 MARGIN = 40  # plays beyond the limit, best by score, that set the bar
-SEED_HEAP = 1 << 15  # a score heap this size, filled with the floor, returns every play at or above it
+SEED_HEAPS = (1024, 1 << 15)  # score heaps filled with the floor return every play at or above it, if big enough
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
 
@@ -161,18 +159,17 @@ def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_
 
 
 def _native_top(pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None,
-                flt: MoveFilter | None, seed: list[int] | None = None) -> tuple[int, list[RawPlay], list[int]]:
-    from .solver import _check_deadline
+                flt: MoveFilter | None, seed: list[int] | None = None, prune: bool = False
+                ) -> tuple[int, list[RawPlay], list[int]]:
+    """One compiled search over both directions (engine.native.search). ``prune`` (keep > 0):
+    best-first over the anchors, skipping those whose score bound cannot reach the heap's
+    minimum (with a ``seed`` heap full of a floor, anchors that cannot reach the floor)."""
+    from .solver import _check_deadline, _compiled_deadline
 
-    total = 0
-    found: list[RawPlay] = []
-    scores: list[int] = seed or []
-    for view in views(pos.rules, pos.cells, premiums):
-        _check_deadline(deadline)
-        count, plays, scores = native.search(pos.rules, lex, view, pos.rack, keep, scores, flt)
-        total += count
-        found += plays
-    return total, found, scores
+    _check_deadline(deadline)
+    with _compiled_deadline():
+        return native.search(pos.rules, lex, pos.cells, pos.rack, keep, seed, flt, prune=prune and keep > 0,
+                             premiums=premiums, deadline=deadline)
 
 
 def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limit: int, others: list[Candidate]
@@ -198,44 +195,36 @@ def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limi
     return out
 
 
-def _uses_blank(raw: RawPlay) -> bool:
-    return any(code & BLANK for _, code in raw[5])
-
-
 def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Candidate], limit: int,
                  premiums: bool, flt: MoveFilter | None, count: bool, deadline: float | None
                  ) -> tuple[list[Candidate], int | None]:
     """The compiled generator's side of :func:`rank_by_equity` (see the module docstring)."""
-    if not pos.rack[0] or sum(pos.rack) == pos.rack[0]:
-        # without blanks (or with nothing but blanks) plays are few: one pass keeping them all
+    if count:  # every play is enumerated for the count anyway: one pass keeping them all
         total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
         cands = _play_candidates(pos, raws, table, limit, others) + others
         cands.sort(key=Candidate.sort_key)
-        return cands[:limit], total if count else None
-    plain = replace(pos, rack=[0, *pos.rack[1:]])
-    one = pos.rack[0] == 1
-    # one blank: the search without it gives every play that uses no blank (all are kept), and a
-    # play using the blank keeps no blank, so its leave is at most max_blank_leave. More blanks:
-    # the best plays of the search without them set the bar, any play may keep blanks.
-    _, pre, _ = _native_top(plain, lex, premiums, -1 if one else limit + MARGIN, deadline, flt)
-    best_leave = table.max_blank_leave if one else table.max_play_leave
-    eq = heapq.nlargest(limit, [r[0] * 1000 + table.of_raw(r) for r in pre] + [c.equity_milli for c in others])
-    keep, seed, floor = -1, None, None
-    if len(eq) == limit:
-        floor = -((best_leave - eq[-1]) // 1000)  # the least score that can reach the bar
-        keep, seed = SEED_HEAP, [floor] * SEED_HEAP
-    total, raws, scores = _native_top(pos, lex, premiums, keep, deadline, flt, seed)
-    if one:
-        raws = pre + [r for r in raws if _uses_blank(r)]
+        return cands[:limit], total
+    # 1. the best plays by score (the pruned best-first search, as the score ranking) set a bar
+    keep = limit + MARGIN
+    _, raws, scores = _native_top(pos, lex, premiums, keep, deadline, flt, prune=True)
     cands = _play_candidates(pos, raws, table, limit, others) + others
     cands.sort(key=Candidate.sort_key)
-    if keep > 0 and min(scores) != floor:  # the heap rose above the floor: plays below it were dropped
-        bar = cands[limit - 1].equity_milli if len(cands) >= limit else None
-        if bar is None or (min(scores) - 1) * 1000 + best_leave >= bar:
-            total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
-            cands = _play_candidates(pos, raws, table, limit, others) + others
-            cands.sort(key=Candidate.sort_key)
-    return cands[:limit], total if count else None
+    if len(scores) < keep or len(cands) < limit:
+        return cands[:limit], None  # the heap never filled: every play came back
+    bar = cands[limit - 1].equity_milli
+    if (min(scores) - 1) * 1000 + table.max_play_leave < bar:
+        return cands[:limit], None  # nothing below the heap's minimum can reach the bar
+    # 2. every play at or above the score floor the bar sets: a heap full of the floor, pruned
+    floor = -((table.max_play_leave - bar) // 1000)
+    for size in SEED_HEAPS:
+        _, raws, scores = _native_top(pos, lex, premiums, size, deadline, flt, [floor] * size, prune=True)
+        if min(scores) == floor:
+            break
+    else:  # more plays than the largest heap beat the floor (rare): keep every play
+        _, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
+    cands = _play_candidates(pos, raws, table, limit, others) + others
+    cands.sort(key=Candidate.sort_key)
+    return cands[:limit], None
 
 
 def other_candidates(table: LeaveTable, rules: GameRules, bag_size: int, exchanges: bool,
