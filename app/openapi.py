@@ -72,6 +72,8 @@ MOVES_EXAMPLES = examples(
         "board": UPWORDS_BOARD, "heights": UPWORDS_HEIGHTS, "rack": "QUIZEAS", "limit": 1,
     },
     compact={"_summary": "A compact list without breakdowns", "rack": "QUIXOTE", "limit": 10, "breakdowns": False},
+    equity={"_summary": "Ranked by equity (score + the value of the tiles kept), exchanges included",
+            "rack": "AEQSTUU", "limit": 3, "rank_by": "equity", "exchanges": True, "breakdowns": False},
 )
 SCORE_EXAMPLES = examples(
     ranked={"_summary": "Score and rank a play from a rack",

@@ -502,7 +502,7 @@ def write_gcg(game: Game, description: str = "") -> str:
         elif t.kind == END:
             if t.rack:
                 lines.append(f"{who} {t.rack} ({t.tiles or t.rack}) {t.score:+d} {cum}")
-            elif t.score:
+            else:  # went out: the others' tiles, "()" when every player went out (Crossplay's final turns)
                 others = "".join(r for p, r in racks_left.items() if p != t.player)
                 lines.append(f"{who} ({others}) {t.score:+d} {cum}")
     return "\n".join(lines) + "\n"

@@ -62,6 +62,14 @@ def end_reason(game: Game, states: list) -> str:  # type: ignore[type-arg]
     return "no rule"
 
 
+def test_a_game_where_every_player_went_out_round_trips_as_gcg(lex) -> None:  # type: ignore[no-untyped-def]
+    """Crossplay seed 514367915: both players emptied their racks in the final turns, so both
+    end lines are empty; the record still carries them (as '()' lines) and reads back equal."""
+    g = selfplay("crossplay", 514367915, lex)
+    assert [t.rack for t in g.turns[-2:]] == ["", ""]
+    assert read_gcg(write_gcg(g), g.rules).game.turns == g.turns
+
+
 @pytest.mark.parametrize("game", GAMES)
 @FEW
 @given(seed=SEEDS)
