@@ -48,12 +48,12 @@ from .game import (
     tiles_text,
 )
 from .lexicon import Lexicon, from_words
-from .rules import LETTERS, Ruleset
+from .notation import parse_square, square_text
+from .rules import Ruleset
 from .solver import Move, Position, check_play
 
 _EMPTY_LEXICON: Lexicon | None = None
 RACK = re.compile(r"^[A-Za-z?]*$")
-POSITION = re.compile(r"^(?:(\d+)([A-Za-z])|([A-Za-z])(\d+))$")
 SCORE = re.compile(r"^[+-]\d+$")
 
 
@@ -222,7 +222,7 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
         return entry(EXCHANGE, rack, tiles=rack_of(arg), count=len(arg))
     if len(body) == 2:
         pos, word = body
-        if not POSITION.match(pos):
+        if parse_square(pos) is None:
             raise _error(lineno, line, f"{pos!r} is not a position (8D across, D8 down)")
         if not re.fullmatch(r"[A-Za-z.]+", word):
             raise _error(lineno, line, f"word {word!r} may hold only letters and '.'")
@@ -235,21 +235,17 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
 
 def square_of(rules: Ruleset, position: str) -> tuple[int, int, str]:
     """GCG position to 1-indexed (row, col, direction): ``8D`` across, ``D8`` down."""
-    m = POSITION.match(position)
-    if not m:
+    parsed = parse_square(position)
+    if parsed is None:
         raise GameRecordError(f"{position!r} is not a position")
-    if m.group(1):
-        row, col, direction = int(m.group(1)), ord(m.group(2).upper()) - 64, "across"
-    else:
-        row, col, direction = int(m.group(4)), ord(m.group(3).upper()) - 64, "down"
+    row, col, direction = parsed
     if not (1 <= row <= rules.size and 1 <= col <= rules.size):
         raise GameRecordError(f"{position!r} is not a square of the {rules.size}x{rules.size} board")
     return row, col, direction
 
 
 def position_text(move: Move) -> str:
-    col = LETTERS[move.col - 1]
-    return f"{move.row}{col}" if move.direction == "across" else f"{col}{move.row}"
+    return square_text(move.row, move.col, move.direction)
 
 
 def word_placements(

@@ -14,8 +14,24 @@ from dataclasses import dataclass
 
 from .errors import IllegalPlayError
 
-_ACROSS = re.compile(r"(\d{1,2})([A-Za-z])")
-_DOWN = re.compile(r"([A-Za-z])(\d{1,2})")
+SQUARE = re.compile(r"(\d+)([A-Za-z])|([A-Za-z])(\d+)")  # 8F across, F8 down
+
+
+def parse_square(text: str) -> tuple[int, int, str] | None:
+    """``8F`` -> (8, 6, "across"), ``F8`` -> (8, 6, "down"); None when it is neither (the board's
+    size is the caller's check). Shared by play notation and GCG records."""
+    m = SQUARE.fullmatch(text)
+    if not m:
+        return None
+    if m.group(1):
+        return int(m.group(1)), ord(m.group(2).upper()) - 64, "across"
+    return int(m.group(4)), ord(m.group(3).upper()) - 64, "down"
+
+
+def square_text(row: int, col: int, direction: str) -> str:
+    """The inverse of :func:`parse_square`: row first across (``8F``), column first down (``F8``)."""
+    letter = chr(64 + col)
+    return f"{row}{letter}" if direction == "across" else f"{letter}{row}"
 
 
 @dataclass(frozen=True)
@@ -39,16 +55,14 @@ def parse_notation(text: str, size: int = 15) -> Notation:
             field="play", play=text,
         )
     square, word = parts
-    if m := _ACROSS.fullmatch(square):
-        row, col, direction = int(m.group(1)), ord(m.group(2).upper()) - 64, "across"
-    elif m := _DOWN.fullmatch(square):
-        row, col, direction = int(m.group(2)), ord(m.group(1).upper()) - 64, "down"
-    else:
+    parsed = parse_square(square)
+    if parsed is None:
         raise IllegalPlayError(
             f"square {square!r} in play {text!r} is neither row-then-column (8F, across) "
             "nor column-then-row (H6, down)",
             field="play", play=text,
         )
+    row, col, direction = parsed
     if not (1 <= row <= size and 1 <= col <= size):
         raise IllegalPlayError(
             f"square {square!r} is outside the {size}x{size} board", field="play", row=row, col=col

@@ -19,7 +19,6 @@ from .board import (
     BLANK,
     LETTER_MASK,
     check_tile_counts,
-    column_letter,
     parse_board,
     parse_heights,
     parse_rack,
@@ -27,6 +26,7 @@ from .board import (
 from .errors import IllegalPlayError, InvalidBoardError, TileCountError, TimeBudgetExceeded
 from .lexicon import Lexicon
 from .movegen import RawPlay, view_search, views
+from .notation import square_text
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
 
@@ -55,9 +55,7 @@ class Move:
     @property
     def notation(self) -> str:
         """Row number first for across (``8F QUIXOTE``), column letter first for down (``F8``)."""
-        if self.direction == "across":
-            return f"{self.row}{column_letter(self.col)} {self.word}"
-        return f"{column_letter(self.col)}{self.row} {self.word}"
+        return f"{square_text(self.row, self.col, self.direction)} {self.word}"
 
     def sort_key(self) -> tuple:
         return (-self.score, self.direction != "across", self.row, self.col, self.word)
