@@ -29,7 +29,7 @@ from engine import (
     unseen_tiles,
 )
 from engine.game import game_rules
-from engine.solver import _check_deadline as check_deadline
+from engine.solver import check_deadline
 
 from .cgp_fields import cgp_after
 from .errors import InvalidFilterError, RequestError, error_body

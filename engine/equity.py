@@ -164,9 +164,9 @@ def _native_top(pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline
     """One compiled search over both directions (engine.native.search). ``prune`` (keep > 0):
     best-first over the anchors, skipping those whose score bound cannot reach the heap's
     minimum (with a ``seed`` heap full of a floor, anchors that cannot reach the floor)."""
-    from .solver import _check_deadline, _compiled_deadline
+    from .solver import _compiled_deadline, check_deadline
 
-    _check_deadline(deadline)
+    check_deadline(deadline)
     with _compiled_deadline():
         return native.search(pos.rules, lex, pos.cells, pos.rack, keep, seed, flt, prune=prune and keep > 0,
                              premiums=premiums, deadline=deadline)

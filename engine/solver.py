@@ -183,11 +183,13 @@ class Result:
     total: int | None  # number of distinct legal plays (after filters), when counted
 
 
-def _check_deadline(deadline: float | None) -> None:
+BUDGET_MESSAGE = "the search ran past its time budget; ask for fewer plays or drop count/filters"
+
+
+def check_deadline(deadline: float | None) -> None:
+    """Raise TimeBudgetExceeded once ``deadline`` (a ``time.monotonic()`` value) has passed."""
     if deadline is not None and time.monotonic() > deadline:
-        raise TimeBudgetExceeded(
-            "the search ran past its time budget; ask for fewer plays or drop count/filters",
-        )
+        raise TimeBudgetExceeded(BUDGET_MESSAGE)
 
 
 def all_raw_plays(
@@ -204,17 +206,17 @@ def all_raw_plays(
     if pos.rules.stacking:
         assert pos.heights is not None
         if native.available:  # the same plays in the same order, generated in C (0.1-0.3 ms)
-            _check_deadline(deadline)
+            check_deadline(deadline)
             return native.upwords(pos.rules, lex, pos.cells, pos.heights, rack, pos.plural_rule)
         upwords.generate(pos.rules, lex, pos.cells, pos.heights, rack, emit, pos.plural_rule,
-                         lambda: _check_deadline(deadline))
+                         lambda: check_deadline(deadline))
         return out
     if native.available:
         return _native_plays(pos, lex, premiums, -1, deadline)[1]
     for view in views(pos.rules, pos.cells, premiums):
         bounds, run = view_search(pos.rules, lex, view, rack, emit, [-1])
         for _, anchor in bounds:
-            _check_deadline(deadline)
+            check_deadline(deadline)
             run(anchor)
     return out
 
@@ -226,9 +228,7 @@ def _compiled_deadline() -> Iterator[None]:
     try:
         yield
     except TimeoutError:
-        raise TimeBudgetExceeded(
-            "the search ran past its time budget; ask for fewer plays or drop count/filters",
-        ) from None
+        raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
 
 
 def _native_plays(
@@ -244,7 +244,7 @@ def _native_plays(
     With keep = N > 0 the plays returned include every play that ranks in the top N (ties
     included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
     number returned is not the number of legal plays."""
-    _check_deadline(deadline)
+    check_deadline(deadline)
     if keep > 0 and not count:
         with _compiled_deadline():
             _, best, _ = native.search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
@@ -254,7 +254,7 @@ def _native_plays(
     found: list[RawPlay] = []
     scores: list[int] = []
     for view in (native.ACROSS, native.DOWN):
-        _check_deadline(deadline)
+        check_deadline(deadline)
         with _compiled_deadline():
             n, plays, scores = native.search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
                                              premiums=premiums, deadline=deadline)
@@ -291,7 +291,7 @@ def find_moves(
         # the filters, counts every play that passes, and hands back only those that can rank
         # in the top ``limit``
         if not count and not pos.rules.qu_tile:  # best-first, pruned, ranked in C
-            _check_deadline(deadline)
+            check_deadline(deadline)
             with _compiled_deadline():
                 ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt if filtered else None, premiums,
                                        deadline)
@@ -332,7 +332,7 @@ def best_raw_plays(
     for bound, run, anchor in tasks:
         if bound < floor[0]:
             break
-        _check_deadline(deadline)
+        check_deadline(deadline)
         run(anchor)
     return [r for r in found if r[0] >= floor[0]]
 
