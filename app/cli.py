@@ -257,17 +257,32 @@ def square(text: str) -> list[int]:
     return [r, c]
 
 
+LEXICON_HELP = "lexicon name (default: the configured default)"
+JSON_HELP = "print the API's JSON (errors too, as the API's error envelope)"
+
+
+def position_args(p: argparse.ArgumentParser, *, game: bool = True, heights: bool = True, lexicon: bool = True,
+                  board_required: bool = False) -> None:
+    """The arguments every position-taking command shares, with one wording."""
+    if game:
+        p.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
+    p.add_argument("--board", required=board_required,
+                   help="board file, one row per line ('-' reads stdin)" + ("" if board_required else "; default empty board"))
+    if heights:
+        p.add_argument("--heights", help="Upwords: stack heights file, one row of digits per line")
+    if lexicon:
+        p.add_argument("--lexicon", help=LEXICON_HELP)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wordsolver", description="Best plays for crossword tile games.")
     sub = p.add_subparsers(dest="command", required=True)
 
     best = sub.add_parser("best", help="print the best plays for a rack and board")
-    best.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
+    position_args(best)
     best.add_argument("--rack", help="rack letters, '?' for a blank (required unless --cgp)")
     best.add_argument("--cgp", help="the position as one CGP line, instead of --board and --rack")
-    best.add_argument("--board", help="board file, one row per line ('-' reads stdin); default empty board")
-    best.add_argument("--heights", help="Upwords: stack heights file, one row of digits per line")
-    best.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     best.add_argument("--limit", type=int, help="how many plays (1-1000, default 20)")
     best.add_argument("--count", action="store_true", help="also count every legal play")
     best.add_argument("--no-premiums", action="store_true", help="ignore premium squares")
@@ -277,7 +292,6 @@ def parser() -> argparse.ArgumentParser:
     best.add_argument("--no-blanks", action="store_true", help="only plays without a blank")
     best.add_argument("--no-plural-rule", action="store_true", help="Upwords: allow plays that only add an S")
     best.add_argument("--no-breakdowns", action="store_true", help="with --json: leave out the breakdowns")
-    best.add_argument("--json", action="store_true", help="print the API's JSON instead of a table")
     best.add_argument("--rank-by", choices=("score", "equity"), default="score",
                       help="score (default) or equity: score plus the value of the tiles kept")
     best.add_argument("--exchanges", action="store_true", help="with --rank-by equity: rank exchanges and the pass too")
@@ -286,46 +300,33 @@ def parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("score", help="score, check and rank one play ('8F QUIXOTE', 'H6 QUIXOTE')")
     score.add_argument("play", nargs="+", help="the play in notation, e.g. 8F QUIXOTE (lowercase = blank)")
-    score.add_argument("--game", default="crossplay")
-    score.add_argument("--board", help="board file ('-' reads stdin); default empty board")
-    score.add_argument("--heights", help="Upwords: stack heights file")
+    position_args(score)
     score.add_argument("--rack", help="the rack: the play must come from it, and it is ranked")
     score.add_argument("--better", type=int, default=5, help="with --rack: how many better plays to list")
     score.add_argument("--cgp", help="the position as one CGP line, instead of --board and --rack; prints the CGP after")
-    score.add_argument("--lexicon")
     score.add_argument("--no-premiums", action="store_true")
     score.add_argument("--no-plural-rule", action="store_true")
-    score.add_argument("--json", action="store_true", help="print the API's JSON")
     score.set_defaults(run=cmd_score)
 
     compare = sub.add_parser("compare", help="one play under Crossplay, Scrabble and Words With Friends")
     compare.add_argument("play", nargs="+", help="the play in notation, e.g. 8F QUIXOTE")
-    compare.add_argument("--board", help="board file ('-' reads stdin); default empty board")
-    compare.add_argument("--lexicon")
+    position_args(compare, game=False, heights=False)
     compare.add_argument("--no-premiums", action="store_true")
-    compare.add_argument("--json", action="store_true", help="print the API's JSON")
     compare.set_defaults(run=cmd_compare)
 
     check = sub.add_parser("check", help="whether words are in a lexicon (exit 1 if one is not)")
     check.add_argument("words", nargs="+")
-    check.add_argument("--lexicon")
-    check.add_argument("--json", action="store_true", help="print the API's JSON")
+    check.add_argument("--lexicon", help=LEXICON_HELP)
+    check.add_argument("--json", action="store_true", help=JSON_HELP)
     check.set_defaults(run=cmd_check)
 
     verify = sub.add_parser("verify", help="what looks wrong with a board (stray tiles, unknown words)")
-    verify.add_argument("--game", default="crossplay")
-    verify.add_argument("--board", required=True, help="board file ('-' reads stdin)")
-    verify.add_argument("--heights", help="Upwords: stack heights file")
-    verify.add_argument("--lexicon")
-    verify.add_argument("--json", action="store_true", help="print the API's JSON")
+    position_args(verify, board_required=True)
     verify.set_defaults(run=cmd_verify)
 
     unseen = sub.add_parser("unseen", help="tiles not on the board or the rack (the bag and the other racks)")
-    unseen.add_argument("--game", default="crossplay")
-    unseen.add_argument("--board", help="board file ('-' reads stdin); default empty board")
-    unseen.add_argument("--heights", help="Upwords: stack heights file")
+    position_args(unseen, lexicon=False)
     unseen.add_argument("--rack", default="", help="your rack ('?' for a blank)")
-    unseen.add_argument("--json", action="store_true", help="print the API's JSON")
     unseen.set_defaults(run=cmd_unseen)
 
     serve = sub.add_parser("serve", help="run the HTTP service (settings from WORDSOLVER_* variables)")
