@@ -68,17 +68,18 @@ def timed(fn, repeat: int) -> tuple[float, float, float, object]:  # type: ignor
     return statistics.median(times), min(times), max(times), out
 
 
+def generator_backend() -> str:
+    from engine import native  # noqa: PLC0415  (engine.native itself falls back when the core is not built)
+
+    return "C core" if native.available else "pure Python"
+
+
 def engine_table(repeat: int) -> None:
     t = time.perf_counter()
     store = LexiconStore()
     lex = store.get()
     load_ms = (time.perf_counter() - t) * 1000
-    try:
-        from engine import native  # noqa: PLC0415
-
-        backend = "C core" if native.available else "pure Python"
-    except ImportError:
-        backend = "pure Python"
+    backend = generator_backend()
     print(f"lexicon {lex.name}: {lex.word_count} words, loaded in {load_ms:.0f} ms "
           f"(compiled, from the disk cache), arrays {lex.nbytes() / 1e6:.1f} MB, process RSS {rss_mb():.0f} MB")
     print(f"generator backend: {backend}\n")
@@ -195,12 +196,7 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
         other.stdout.readline()  # ready: its lexicon is loaded
 
     lex = LexiconStore().get()
-    try:
-        from engine import native  # noqa: PLC0415
-
-        backend = "C core" if native.available else "pure Python"
-    except ImportError:
-        backend = "pure Python"
+    backend = generator_backend()
     print(f"our top-20 search ({backend}) vs wolges top-1; {stat.__name__} of single calls, "
           f"{rounds} rounds x {calls} calls each side, interleaved\n")
     base = f" {'against us':>10} {'x':>5}" if other is not None else ""
