@@ -26,6 +26,13 @@
  * (score, down, row, col, word, ((board square, code), ...)) ready for solver.Move (row and
  * col 1-based; the word's blanks lowercase).
  *
+ * leave, lstride, ldrop, scale (optional, after the deadline): rank by equity instead of score.
+ * A play's key is score * scale + leave[i], i = sum over the rack's tiles t of (tiles t used) *
+ * lstride[t] (int32 arrays; leave covers every sub-rack); the heap, the `scores` carried over
+ * and returned, the plays kept and the ranking (key first, then solver's order) use the key.
+ * The anchor bounds stay scores: a play of score s has key at most s * scale + the best leave,
+ * and per extent of k new tiles at most ldrop[k] (MAX_N + 1 int32) points less.
+ *
  * The optional filters drop a play before it is counted or kept, exactly as
  * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
  * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any;
@@ -112,6 +119,7 @@ typedef struct {
 
 /* A play found, kept in C until the end: only the ones that rank become Python tuples. */
 typedef struct {
+    int64_t key; /* what the heap ranks by: the score, or with leave values the equity */
     int score;
     int down;
     int start;
@@ -148,13 +156,19 @@ typedef struct {
     int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
     int cover;        /* the anchor being walked: every play puts a new tile on it */
     int reserve;      /* tiles the left part must leave for the right part (0 or 1) */
-    int64_t floor;    /* the score a play needs to be kept (the heap's minimum once full) */
+    int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
+    /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
+     * of the tiles it uses (sum of used[t] * lstride[t] over the rack's tiles ltile[]) */
+    const int32_t *leave;
+    int64_t scale, leave_max;  /* leave_max: the best leave of any play */
+    int lstride[27], lorig[27], ltile[27], nltile;
+    int ldrop[MAX_N + 1];      /* (leave_max - best leave of a play of k tiles) / scale, rounded down */
     Placed placed[MAX_N];
     int nplaced;
     /* output */
     long count;
     long keep;        /* -1 all, 0 none, N > 0 heap of the best N */
-    int *heap;        /* min-heap of scores, capacity keep */
+    int64_t *heap;    /* min-heap of keys, capacity keep */
     long heap_len;
     Rec *recs;        /* plays found (keep != 0) */
     Py_ssize_t nrecs, caprecs;
@@ -170,7 +184,7 @@ typedef struct {
 
 /* ------------------------------------------------------------------ heap of ints */
 
-static void heap_push(int *h, long *len, int v)
+static void heap_push(int64_t *h, long *len, int64_t v)
 {
     long i = (*len)++;
     while (i > 0) {
@@ -183,12 +197,12 @@ static void heap_push(int *h, long *len, int v)
     h[i] = v;
 }
 
-static void heap_replace_top(int *h, long len, int v)
+static void heap_replace_top(int64_t *h, long len, int64_t v)
 {
     long i = 0;
     for (;;) {
         long l = 2 * i + 1, r = l + 1, m = i;
-        int mv = v;
+        int64_t mv = v;
         if (l < len && h[l] < mv) {
             m = l;
             mv = h[l];
@@ -221,11 +235,11 @@ static void compact(Gen *g)
 {
     if (g->keep <= 0 || g->heap_len < g->keep)
         return;
-    int floor = g->heap[0];
+    int64_t floor = g->heap[0];
     Py_ssize_t r = 0, p = 0;
     for (Py_ssize_t i = 0; i < g->nrecs; i++) {
         Rec rec = g->recs[i];
-        if (rec.score < floor)
+        if (rec.key < floor)
             continue;
         memmove(&g->pl[p], &g->pl[rec.off], sizeof(Placed) * (size_t)rec.nplaced);
         rec.off = p;
@@ -236,7 +250,7 @@ static void compact(Gen *g)
     g->npl = p;
 }
 
-static void keep_play(Gen *g, int total, int start, int end)
+static void keep_play(Gen *g, int64_t key, int total, int start, int end)
 {
     if (g->nrecs == g->caprecs || g->npl + g->nplaced > g->cappl) {
         compact(g);
@@ -264,6 +278,7 @@ static void keep_play(Gen *g, int total, int start, int end)
         }
     }
     Rec *rec = &g->recs[g->nrecs++];
+    rec->key = key;
     rec->score = total;
     rec->down = g->down;
     rec->start = start;
@@ -357,6 +372,20 @@ static int past_deadline(Gen *g, int every)
     return 1;
 }
 
+/* ceil(a / b) for b > 0 */
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? (a + b - 1) / b : -((-a) / b);
+}
+
+/* The heap is full: the least score a play needs to reach its minimum key. By score, the
+ * minimum itself; by equity, a play of score s keeps at best leave_max, so s * scale +
+ * leave_max must reach it. The walk's bounds are scores, compared with this. */
+static void set_floor(Gen *g)
+{
+    g->floor = g->leave ? ceil_div(g->heap[0] - g->leave_max, g->scale) : g->heap[0];
+}
+
 static void record(Gen *g, int start, int end, int total, int ntiles)
 {
     if (past_deadline(g, 4096))
@@ -370,19 +399,28 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
     if (ntiles == g->rack_size)
         total += g->bonus;
     g->count++;
+    int64_t key = total;
+    if (g->leave) {
+        int i = 0;
+        for (int j = 0; j < g->nltile; j++) {
+            int t = g->ltile[j];
+            i += (g->lorig[t] - g->rack[t]) * g->lstride[t];
+        }
+        key = total * g->scale + g->leave[i];
+    }
     if (g->keep < 0) {
-        keep_play(g, total, start, end);
+        keep_play(g, key, total, start, end);
     } else if (g->keep > 0) {
         if (g->heap_len < g->keep) {
-            heap_push(g->heap, &g->heap_len, total);
-            keep_play(g, total, start, end);
-        } else if (total >= g->heap[0]) {
-            if (total > g->heap[0])
-                heap_replace_top(g->heap, g->heap_len, total);
-            keep_play(g, total, start, end);
+            heap_push(g->heap, &g->heap_len, key);
+            keep_play(g, key, total, start, end);
+        } else if (key >= g->heap[0]) {
+            if (key > g->heap[0])
+                heap_replace_top(g->heap, g->heap_len, key);
+            keep_play(g, key, total, start, end);
         }
         if (g->heap_len == g->keep)
-            g->floor = g->heap[0];
+            set_floor(g);
     }
 }
 
@@ -814,6 +852,11 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
                 int64_t b1 = pairing(vals, coef, k);
                 int64_t b2 = restricted + pairing(vals, coef2, u);
                 b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
+                if (g->leave) { /* a play of k tiles keeps at best leave_max - ldrop[k] * scale */
+                    b -= g->ldrop[k];
+                    if (b < 0)
+                        b = 0;
+                }
             }
             row[q - row_start] = b;
             if (b > best)
@@ -959,6 +1002,8 @@ static int word_of(const Gen *g, const View *v, const Rec *r, char *out)
  * main word's first square on the board) and the word (uppercase before lowercase). */
 static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
 {
+    if (x->key != y->key)
+        return x->key > y->key ? -1 : 1;
     if (x->score != y->score)
         return x->score > y->score ? -1 : 1;
     if (x->down != y->down)
@@ -1058,9 +1103,11 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Py_buffer need = {0};
     PyObject *clock = NULL; /* time.monotonic, with `deadline`: the search stops past it */
     double deadline = 0.0;
+    long long scale = 1000;
     Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
-              dmask = {0}, dfirst = {0}, dchild = {0};
-    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need};
+              dmask = {0}, dfirst = {0}, dchild = {0}, leave = {0}, lstride = {0}, ldrop = {0};
+    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need,
+                         &leave, &lstride, &ldrop};
     PyObject *result = NULL, *plays = NULL, *out_scores = NULL, **pairs = NULL;
     Gen *g = NULL;
     View vw[2];
@@ -1074,10 +1121,11 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Dawg d;
     int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*Od:generate", &n, &cells, &lm,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*Ody*y*y*L:generate", &n, &cells, &lm,
                           &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
                           &dchild, &droot, &packed_obj, &keep, &prune, &rank, &PyList_Type, &scores,
-                          &min_length, &no_blanks, &square, &need, &clock, &deadline))
+                          &min_length, &no_blanks, &square, &need, &clock, &deadline, &leave,
+                          &lstride, &ldrop, &scale))
         return NULL;
     packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
     if (!packed) {
@@ -1150,6 +1198,45 @@ static PyObject *generate(PyObject *self, PyObject *args)
         memcpy(g->need, need.buf, sizeof g->need);
         g->has_need = 1;
     }
+    if (leave.obj && leave.len) {
+        /* equity: leave values indexed by the tiles used (see Gen.leave) */
+        if (!need_len("lstride", &lstride, 27, 4) || !need_len("ldrop", &ldrop, MAX_N + 1, 4))
+            goto done;
+        if (leave.len % 4 || scale < 1 || scale > 1000000) {
+            PyErr_SetString(PyExc_ValueError, "leave values must hold 4-byte items, scale 1..1000000");
+            goto done;
+        }
+        const int32_t *st = lstride.buf, *lv = leave.buf, *rk0 = rack.buf;
+        int64_t top = 0;
+        for (int t = 0; t < 27; t++) {
+            if (rk0[t] <= 0)
+                continue;
+            if (st[t] < 0 || rk0[t] > 64) {
+                PyErr_SetString(PyExc_ValueError, "leave strides must be >= 0 and racks small");
+                goto done;
+            }
+            top += (int64_t)rk0[t] * st[t];
+            g->ltile[g->nltile++] = t;
+            g->lorig[t] = rk0[t];
+            g->lstride[t] = st[t];
+        }
+        if (top >= leave.len / 4) {
+            PyErr_SetString(PyExc_ValueError, "the leave values do not cover every sub-rack");
+            goto done;
+        }
+        int64_t best = INT64_MIN;
+        for (Py_ssize_t i = 1; i <= top; i++)
+            best = lv[i] > best ? lv[i] : best;
+        memcpy(g->ldrop, ldrop.buf, sizeof g->ldrop);
+        for (int k = 0; k <= MAX_N; k++)
+            if (g->ldrop[k] < 0) {
+                PyErr_SetString(PyExc_ValueError, "leave drops must be >= 0");
+                goto done;
+            }
+        g->leave = lv;
+        g->scale = scale;
+        g->leave_max = best == INT64_MIN ? 0 : best;
+    }
     d.mask = dmask.buf;
     d.first = dfirst.buf;
     d.child = dchild.buf;
@@ -1194,19 +1281,21 @@ static PyObject *generate(PyObject *self, PyObject *args)
     }
 
     if (keep > 0) {
-        g->heap = PyMem_Malloc(sizeof(int) * (size_t)keep);
+        g->heap = PyMem_Malloc(sizeof(int64_t) * (size_t)keep);
         if (!g->heap) {
             PyErr_NoMemory();
             goto done;
         }
         for (Py_ssize_t i = 0; i < PyList_GET_SIZE(scores); i++) {
-            long v = PyLong_AsLong(PyList_GET_ITEM(scores, i));
+            long long v = PyLong_AsLongLong(PyList_GET_ITEM(scores, i));
             if (v == -1 && PyErr_Occurred())
                 goto done;
-            heap_push(g->heap, &g->heap_len, (int)v);
+            heap_push(g->heap, &g->heap_len, (int64_t)v);
         }
     }
-    g->floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
+    g->floor = INT64_MIN;
+    if (keep > 0 && g->heap_len == keep)
+        set_floor(g);
 
     /* the views: 1 + 1 + 1 + 1 + 4 + 4 + 4 bytes a square */
     vbuf = PyMem_Malloc((size_t)nn * 16 * 2);
@@ -1310,14 +1399,14 @@ static PyObject *generate(PyObject *self, PyObject *args)
         }
     }
     if (!g->err) {
-        int floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT_MIN;
+        int64_t floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
         order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
         if (!order) {
             PyErr_NoMemory();
             g->err = 1;
         }
         for (Py_ssize_t i = 0; i < g->nrecs && !g->err; i++)
-            if (g->recs[i].score >= floor)
+            if (g->recs[i].key >= floor)
                 order[nout++] = i;
         if (!g->err && rank && keep > 0) {
             /* the best `keep` in solver's ranking order: the caller needs no sorting */
@@ -1356,7 +1445,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
         if (!out_scores)
             goto done;
         for (long i = 0; i < g->heap_len; i++) {
-            PyObject *v = PyLong_FromLong(g->heap[i]);
+            PyObject *v = PyLong_FromLongLong(g->heap[i]);
             if (!v)
                 goto done;
             PyList_SET_ITEM(out_scores, i, v);

@@ -19,16 +19,15 @@ Ties are broken deterministically: higher equity first, then plays before exchan
 the pass, then higher score, then the score ranking's own order (direction, row, column,
 word) for plays and the tiles thrown (alphabetical) for exchanges.
 
-The search stays score-pruned. Every play's equity is at most its score plus the best leave a
-play can keep from this rack, so a bar (a ``limit``-th best equity already found) gives a
-score floor, ``(bar - best leave) / 1000``, below which no play can rank. With the compiled
-generator: the pruned best-first search for the best ``limit + MARGIN`` plays by score (the
-score ranking's own search) sets the bar; when the heap's minimum already proves the top, that
-is the answer; otherwise a second pruned search keeps a score heap filled with the floor, so
-anchors that cannot reach it are skipped and only plays at or above it come back to Python
-(if more plays than the heap holds beat the floor, every play is kept instead). With
-``count`` every play is enumerated anyway, in one pass. The Python side values only plays
-that can reach the bar of the best ``limit + MARGIN`` plays by score.
+With the compiled generator the search itself ranks by equity: every play's key is its
+score x 1000 plus the value of the tiles it keeps (looked up in C from a table of the rack's
+128 or fewer sub-racks), the heap of the best ``limit`` is seeded with the best exchanges
+and pass, and the best-first search stays pruned by score bounds: a play scoring ``s`` is at
+most ``s`` x 1000 plus the best leave a play can keep (per extent of ``k`` new tiles, the best
+leave of ``k`` tiles), so anchors and extents that cannot reach the heap's minimum are skipped.
+With ``count`` every play is visited for the count, and only those that can rank come back.
+The pure-Python search (the reference) enumerates every play and values only those that can
+reach the bar of the best ``limit + MARGIN`` plays by score.
 """
 
 from __future__ import annotations
@@ -47,8 +46,7 @@ from .lexicon import Lexicon
 from .movegen import RawPlay
 from .solver import Move, MoveFilter, Position, _raw_matches, all_raw_plays, materialise
 
-MARGIN = 40  # plays beyond the limit, best by score, that set the bar
-SEED_HEAPS = (1024, 1 << 15)  # score heaps filled with the floor return every play at or above it, if big enough
+MARGIN = 40  # plays beyond the limit, best by score, that set the bar (pure-Python search)
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
 
@@ -111,9 +109,15 @@ class LeaveTable:
                  unseen: Sequence[int]) -> None:
         self.rack = list(rack)
         held = [i for i, n in enumerate(rack) if n]
-        self.by_used: dict[tuple[int, ...], tuple[int, list[int]]] = {}
-        self.by_key: dict[int, tuple[int, list[int]]] = {}  # the same, keyed by sum(TILE_KEY)
-        full = sum(rack)
+        # (tiles used, leave value, tiles kept as text, tiles used as text), one per sub-rack
+        self.subracks: list[tuple[tuple[int, ...], int, str, str]] = []
+        self.by_key: dict[int, tuple[int, str]] = {}  # tiles used as sum(TILE_KEY) -> (value, kept)
+        strides = [0] * 27  # the compiled search's index of a sub-rack (native.Leaves)
+        size = 1
+        for i in held:
+            strides[i] = size
+            size *= rack[i] + 1
+        by_index = [0] * size
         best = None
         for combo in product(*(range(rack[i] + 1) for i in held)):
             kept = [0] * 27
@@ -121,22 +125,29 @@ class LeaveTable:
                 kept[i] = n
             used = tuple(i for i in held for _ in range(rack[i] - kept[i]))
             milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)
-            self.by_used[used] = (milli, kept)
-            self.by_key[sum(TILE_KEY[i] for i in used)] = (milli, kept)
-            if used and (best is None or milli > best):
+            thrown = [a - b for a, b in zip(rack, kept, strict=True)]
+            self.subracks.append((used, milli, leave_key(kept), leave_key(thrown)))
+            self.by_key[sum(TILE_KEY[i] for i in used)] = (milli, leave_key(kept))
+            by_index[sum(thrown[i] * strides[i] for i in held)] = milli
+            if used and (best is None or milli > best):  # (the last sub-rack uses none)
                 best = milli
         self.max_play_leave = best if best is not None else 0
-        # the best leave of a play that uses at least one blank (it keeps fewer blanks)
-        self.max_blank_leave = max((m for u, (m, _) in self.by_used.items() if 0 in u), default=0)
-        self.full = full
+        self._by_index = by_index
+        self._compiled: native.Leaves | None = None
 
-    def entry(self, raw: RawPlay) -> tuple[int, list[int]]:
-        """(leave value, tiles kept) of a raw play: its tiles as a sum of per-tile keys, so no
-        sorting (the same multiset gives the same sum)."""
-        return self.by_key[sum([CODE_KEY[code] for _, code in raw[5]])]
+    def of_tiles(self, tiles: Sequence[tuple[int, int]]) -> tuple[int, str]:
+        """(leave value, tiles kept) of a play's ``(square, code)`` tiles: their tiles as a sum
+        of per-tile keys, so no sorting (the same multiset gives the same sum)."""
+        return self.by_key[sum([CODE_KEY[code] for _, code in tiles])]
 
     def of_raw(self, raw: RawPlay) -> int:
-        return self.entry(raw)[0]
+        return self.of_tiles(raw[5])[0]
+
+    def compiled(self) -> native.Leaves:
+        """The values for the compiled search (built on first use)."""
+        if self._compiled is None:
+            self._compiled = native.Leaves(self.rack, self._by_index)
+        return self._compiled
 
 
 _TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}
@@ -158,20 +169,6 @@ def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_
     return table
 
 
-def _native_top(pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None,
-                flt: MoveFilter | None, seed: list[int] | None = None, prune: bool = False
-                ) -> tuple[int, list[RawPlay], list[int]]:
-    """One compiled search over both directions (engine.native.search). ``prune`` (keep > 0):
-    best-first over the anchors, skipping those whose score bound cannot reach the heap's
-    minimum (with a ``seed`` heap full of a floor, anchors that cannot reach the floor)."""
-    from .solver import _compiled_deadline, check_deadline
-
-    check_deadline(deadline)
-    with _compiled_deadline():
-        return native.search(pos.rules, lex, pos.cells, pos.rack, keep, seed, flt, prune=prune and keep > 0,
-                             premiums=premiums, deadline=deadline)
-
-
 def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limit: int, others: list[Candidate]
                      ) -> list[Candidate]:
     """The plays that can rank in the top ``limit`` by equity, as candidates. The best plays by
@@ -190,56 +187,55 @@ def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limi
     out = []
     for e, r in valued:
         if e >= cutoff:
-            milli, kept = table.entry(r)
-            out.append(Candidate(PLAY, materialise(pos.rules, pos.cells, r), "", leave_key(kept), r[0], milli))
+            milli, kept = table.of_tiles(r[5])
+            out.append(Candidate(PLAY, materialise(pos.rules, pos.cells, r), "", kept, r[0], milli))
     return out
 
 
 def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Candidate], limit: int,
                  premiums: bool, flt: MoveFilter | None, count: bool, deadline: float | None
                  ) -> tuple[list[Candidate], int | None]:
-    """The compiled generator's side of :func:`rank_by_equity` (see the module docstring)."""
-    if count:  # every play is enumerated for the count anyway: one pass keeping them all
-        total, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
-        cands = _play_candidates(pos, raws, table, limit, others) + others
-        cands.sort(key=Candidate.sort_key)
-        return cands[:limit], total
-    # 1. the best plays by score (the pruned best-first search, as the score ranking) set a bar
-    keep = limit + MARGIN
-    _, raws, scores = _native_top(pos, lex, premiums, keep, deadline, flt, prune=True)
-    cands = _play_candidates(pos, raws, table, limit, others) + others
+    """The compiled generator's side of :func:`rank_by_equity` (see the module docstring): one
+    search by equity, its heap seeded with the best other candidates."""
+    from .solver import _compiled_deadline, _ranked_move, check_deadline
+
+    seeds = sorted((c.equity_milli for c in others), reverse=True)[:limit]
+    leaves = table.compiled()
+    check_deadline(deadline)
+    with _compiled_deadline():
+        if count:  # every play is visited for the count; only those that can rank come back
+            total, raws, _ = native.search(pos.rules, lex, pos.cells, pos.rack, limit, seeds, flt,
+                                           premiums=premiums, deadline=deadline, leaves=leaves)
+            plays = _play_candidates(pos, raws, table, limit, others)
+        else:
+            total = None
+            ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt, premiums, deadline, leaves, seeds)
+            plays = []
+            for r in ranked:
+                milli, kept = table.of_tiles(r[5])
+                plays.append(Candidate(PLAY, _ranked_move(pos.rules.size, r), "", kept, r[0], milli))
+    if not others and total is None:
+        return plays, None  # ranked by the search already (equity, then solver's order)
+    cands = plays + others
     cands.sort(key=Candidate.sort_key)
-    if len(scores) < keep or len(cands) < limit:
-        return cands[:limit], None  # the heap never filled: every play came back
-    bar = cands[limit - 1].equity_milli
-    if (min(scores) - 1) * 1000 + table.max_play_leave < bar:
-        return cands[:limit], None  # nothing below the heap's minimum can reach the bar
-    # 2. every play at or above the score floor the bar sets: a heap full of the floor, pruned
-    floor = -((table.max_play_leave - bar) // 1000)
-    for size in SEED_HEAPS:
-        _, raws, scores = _native_top(pos, lex, premiums, size, deadline, flt, [floor] * size, prune=True)
-        if min(scores) == floor:
-            break
-    else:  # more plays than the largest heap beat the floor (rare): keep every play
-        _, raws, _ = _native_top(pos, lex, premiums, -1, deadline, flt)
-    cands = _play_candidates(pos, raws, table, limit, others) + others
-    cands.sort(key=Candidate.sort_key)
-    return cands[:limit], None
+    return cands[:limit], total
 
 
 def other_candidates(table: LeaveTable, rules: GameRules, bag_size: int, exchanges: bool,
-                     passes: bool) -> list[Candidate]:
-    """Exchanges (when the game and the bag allow one) and the pass."""
-    out = []
-    can = rules.exchange_allowed and bag_size >= max(rules.exchange_min_bag, 1)
-    for used, (milli, kept) in table.by_used.items():
-        if exchanges and can and 1 <= len(used) <= rules.exchange_max_tiles:
-            thrown = [0] * 27
-            for i in used:
-                thrown[i] += 1
-            out.append(Candidate(EXCHANGE, None, leave_key(thrown), leave_key(kept), 0, milli))
-        if passes and not used:
-            out.append(Candidate(PASS, None, "", leave_key(kept), 0, milli))
+                     passes: bool, limit: int | None = None) -> list[Candidate]:
+    """Exchanges (when the game and the bag allow one) and the pass; with ``limit`` only the
+    exchanges that can rank in the best ``limit`` (ties broken as :meth:`Candidate.sort_key`)."""
+    out: list[Candidate] = []
+    can = exchanges and rules.exchange_allowed and bag_size >= max(rules.exchange_min_bag, 1)
+    if can:
+        swaps = [(milli, thrown, kept) for used, milli, kept, thrown in table.subracks
+                 if 1 <= len(used) <= rules.exchange_max_tiles]
+        if limit is not None:
+            swaps = heapq.nsmallest(limit, swaps, key=lambda x: (-x[0], x[1]))
+        out += [Candidate(EXCHANGE, None, thrown, kept, 0, milli) for milli, thrown, kept in swaps]
+    if passes:
+        _, milli, kept, _ = table.subracks[-1]  # the last sub-rack keeps every tile
+        out.append(Candidate(PASS, None, "", kept, 0, milli))
     return out
 
 
@@ -261,7 +257,7 @@ def rank_by_equity(
     """The best ``limit`` candidates by equity and (when ``count``) the number of legal plays.
     ``passes`` defaults to ``exchanges`` (both are the non-play turns)."""
     table = leave_table(values, rules, pos.rack, bag_size, unseen)
-    others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes)
+    others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes, limit)
     filtered = flt if flt is not None and flt.active() else None
     if native.available and not pos.rules.stacking and limit > 0:
         return _native_rank(pos, lex, table, others, limit, premiums, filtered, count, deadline)

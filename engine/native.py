@@ -39,6 +39,39 @@ ACROSS, DOWN, BOTH = 1, 2, 3
 # row and col 1-based, squares on the board in order, the word's blanks lowercase.
 Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
 
+MAX_N = 64  # the C core's largest board side (and so the most tiles a play can use)
+
+
+class Leaves:
+    """Leave values for ranking by equity in C: ``values[i]`` is the value (in thousandths of
+    a point) of keeping what is left after using the tiles with index ``i`` = sum over tiles
+    ``t`` of (tiles ``t`` used) x ``strides[t]`` (mixed radix over the rack's counts), and
+    ``drops[k]`` how many whole points less than the best leave a play of ``k`` tiles keeps
+    at best. A play's key is then ``score * 1000 + values[i]``."""
+
+    SCALE = 1000
+
+    def __init__(self, rack: list[int], values: list[int]) -> None:
+        strides = [0] * 27
+        size = 1
+        for t, n in enumerate(rack):
+            if n:
+                strides[t] = size
+                size *= n + 1
+        if len(values) != size:
+            raise ValueError(f"{len(values)} leave values for {size} sub-racks")
+        best_by_k: dict[int, int] = {}
+        for i in range(1, size):
+            k = sum((i // strides[t]) % (n + 1) for t, n in enumerate(rack) if n)
+            best_by_k[k] = max(best_by_k.get(k, values[i]), values[i])
+        best = max(best_by_k.values(), default=0)
+        drops = [0] * (MAX_N + 1)
+        for k, v in best_by_k.items():
+            if k <= MAX_N:
+                drops[k] = (best - v) // self.SCALE
+        self.best = best
+        self.args = (array("i", values), array("i", strides), array("i", drops), self.SCALE)
+
 # Per-ruleset constant buffers, keyed by the ruleset's id (it is kept in the entry, so the id
 # is not reused while the entry lives) and the premiums flag.
 _consts: dict[tuple[int, bool], tuple[Ruleset, bytes, bytes, array, array]] = {}
@@ -86,6 +119,7 @@ def search(
     prune: bool = False,
     premiums: bool = True,
     deadline: float | None = None,
+    leaves: Leaves | None = None,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
     (number of plays, plays, scores).
@@ -99,26 +133,32 @@ def search(
     ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
     anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
     the same, the count is then only of the plays visited. Past ``deadline`` (a
-    ``time.monotonic()`` value) the search stops with TimeoutError.
+    ``time.monotonic()`` value) the search stops with TimeoutError. With ``leaves`` the heap,
+    ``scores`` and the plays kept are by equity (``score * 1000 + leave value``) instead.
     """
     return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False,  # type: ignore[no-any-return]
-                     deadline)
+                     deadline, leaves)
 
 
 def ranked(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
     flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
+    leaves: Leaves | None = None, seeds: list[int] | None = None,
 ) -> list[Ranked]:
     """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
     order of :meth:`engine.solver.Move.sort_key` (ties broken in C exactly as there), each as
-    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
-    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
-                     deadline)[1]
+    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`).
+    With ``leaves``: the best by equity (ties by that order), the heap seeded with ``seeds``
+    (at most ``limit`` equities of other candidates: the plays that cannot beat them with
+    them are left out)."""
+    return _generate(rules, lex, cells, rack, limit, seeds, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+                     deadline, leaves)[1]
 
 
 def _generate(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
     flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool, deadline: float | None = None,
+    leaves: Leaves | None = None,
 ) -> tuple[int, list, list[int]]:
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
@@ -145,7 +185,8 @@ def _generate(
         rank,
         [] if scores is None else list(scores),
         *_filter_args(rules.size, flt),
-        *((time.monotonic, deadline) if deadline is not None else ()),
+        *((time.monotonic, deadline) if deadline is not None else (None, 0.0) if leaves else ()),
+        *(leaves.args if leaves else ()),
     )
 
 

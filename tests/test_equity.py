@@ -24,7 +24,7 @@ from engine.leaves import LeaveValues, dumps, features, key_counts, leave_key, p
 from engine.lexicon import Lexicon
 from engine.players import EquityPlayer, GreedyPlayer, RandomPlayer
 from engine.selfplay import play_game, view_for
-from engine.solver import all_raw_plays, materialise
+from engine.solver import MoveFilter, _raw_matches, all_raw_plays, materialise
 from engine.tiles import unseen_tiles
 from engine.train_leaves import Stats, fit, train
 
@@ -90,11 +90,13 @@ def test_features_count_duplicates_balance_and_qu() -> None:
 # ----------------------------------------------------------------------------- ranking by equity
 
 
-def brute_force(pos, lex, values, rules, bag, unseen, limit, exchanges):  # type: ignore[no-untyped-def]
+def brute_force(pos, lex, values, rules, bag, unseen, limit, exchanges, flt=None):  # type: ignore[no-untyped-def]
     """Every legal play valued and sorted, with no pruning."""
     table = LeaveTable(values, rules, pos.rack, bag, unseen)
     cands = []
     for raw in all_raw_plays(pos, lex):
+        if flt is not None and not _raw_matches(pos.rules, pos.cells, raw, flt):
+            continue
         milli = table.of_raw(raw)
         move = materialise(pos.rules, pos.cells, raw)
         cands.append(Candidate(PLAY, move, "", "", raw[0], milli))
@@ -117,9 +119,11 @@ def test_equity_top_matches_an_unpruned_ranking_in_real_games(game: str, lex: Le
             continue
         view = view_for(rules, state, lex)
         for limit, exchanges in ((1, False), (5, True), (20, False)):
-            got, _ = rank_by_equity(view.position, lex, values, rules, view.bag_size, view.unseen, limit, exchanges)
-            want = brute_force(view.position, lex, values, rules, view.bag_size, view.unseen, limit, exchanges)
-            assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
+            for bag, count in ((view.bag_size, True), (view.bag_size, False), (0, False)):  # bag 0: end rules
+                got, _ = rank_by_equity(view.position, lex, values, rules, bag, view.unseen, limit, exchanges,
+                                        count=count)
+                want = brute_force(view.position, lex, values, rules, bag, view.unseen, limit, exchanges)
+                assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
             checked += 1
         rack = list(view.position.rack)
         for _ in range(2):  # the same board with one and two tiles turned into blanks (the pre-pass path)
@@ -129,10 +133,32 @@ def test_equity_top_matches_an_unpruned_ranking_in_real_games(game: str, lex: Le
             rack[held[0]] -= 1
             rack[0] += 1
             pos = replace(view.position, rack=list(rack))
-            got, _ = rank_by_equity(pos, lex, values, rules, view.bag_size, view.unseen, 10, True)
-            want = brute_force(pos, lex, values, rules, view.bag_size, view.unseen, 10, True)
-            assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
+            for count in (True, False):
+                got, _ = rank_by_equity(pos, lex, values, rules, view.bag_size, view.unseen, 10, True, count=count)
+                want = brute_force(pos, lex, values, rules, view.bag_size, view.unseen, 10, True)
+                assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
     assert checked >= 9
+
+
+@pytest.mark.parametrize("flt", [MoveFilter(min_length=5), MoveFilter(contains="E"), MoveFilter(no_blanks=True),
+                                 MoveFilter(square=(8, 8))])
+def test_equity_top_with_filters_matches_an_unpruned_ranking(lex: Lexicon, flt: MoveFilter) -> None:
+    rules = game_rules("scrabble")
+    values = shipped("scrabble")
+    g = play_game(rules, lex, [RandomPlayer(5), GreedyPlayer()], 21, first=0)
+    for state in replay(g)[2::4]:
+        if state.over or not state.racks[state.to_move]:
+            continue
+        view = view_for(rules, state, lex)
+        rack = list(view.position.rack)
+        held = [i for i in range(1, 27) if rack[i]]
+        rack[held[-1]] -= 1
+        rack[0] += 1  # one blank, so no_blanks filters something
+        pos = replace(view.position, rack=rack)
+        for count in (True, False):
+            got, _ = rank_by_equity(pos, lex, values, rules, view.bag_size, view.unseen, 10, False, flt=flt, count=count)
+            want = brute_force(pos, lex, values, rules, view.bag_size, view.unseen, 10, False, flt)
+            assert [(c.kind, c.move.notation if c.move else c.thrown, c.equity_milli) for c in got] == want
 
 
 def test_pruning_falls_back_when_a_low_score_keeps_a_great_leave(lex: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
