@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import product
 from operator import itemgetter
+from typing import NamedTuple
 
 from . import native
 from .board import BLANK, LETTER_MASK
@@ -50,8 +50,9 @@ MARGIN = 40  # plays beyond the limit, best by score, that set the bar (pure-Pyt
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
+    """A turn to rank: a play, an exchange or the pass (a tuple: cheap to make by the hundred)."""
+
     kind: str  # "play", "exchange" or "pass"
     move: Move | None  # plays only
     thrown: str  # exchanges: the tiles thrown back (canonical)
