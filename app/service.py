@@ -6,6 +6,7 @@ from typing import cast
 
 from engine import (
     GAMES,
+    Breakdowns,
     EngineError,
     Lexicon,
     LexiconStore,
@@ -15,7 +16,6 @@ from engine import (
     Position,
     Ruleset,
     board_findings,
-    breakdown,
     check_play,
     end_game,
     equity,
@@ -119,12 +119,18 @@ def move_filter(rules: Ruleset, filters: MoveFilters | None) -> MoveFilter | Non
     )
 
 
-def leave(rack: str, move: Move) -> str:
-    """The tiles left after the play, letters in order then blanks (independent of rack order)."""
-    left = list(rack.upper())
+def sorted_rack(rack: str) -> list[str]:
+    """The rack's tiles in leave order: letters in order, then blanks."""
+    return sorted(rack.upper(), key=lambda ch: (ch == "?", ch))
+
+
+def leave(rack: str | list[str], move: Move) -> str:
+    """The tiles left after the play, letters in order then blanks (independent of rack order);
+    ``rack`` may be given already sorted (``sorted_rack``), as answers with many plays do."""
+    left = sorted_rack(rack) if isinstance(rack, str) else list(rack)
     for t in move.tiles:
         left.remove("?" if t.blank else t.letter[0])  # "QU" (Upwords' Qu tile) is rack letter Q
-    return "".join(sorted(left, key=lambda ch: (ch == "?", ch)))
+    return "".join(left)
 
 
 def tiles_payload(move: Move) -> list[dict]:
@@ -134,9 +140,10 @@ def tiles_payload(move: Move) -> list[dict]:
     ]
 
 
-def move_payload(pos: Position, move: Move, rack: str, premiums: bool, breakdowns: bool = True) -> dict:
+def move_payload(move: Move, rack: str | list[str], breakdowns: Breakdowns | None) -> dict:
     """One play in the API's shape (MoveOut), as plain data: answers are serialized straight
-    to JSON rather than through pydantic models (tests check them against the models)."""
+    to JSON rather than through pydantic models (tests check them against the models).
+    ``breakdowns`` writes the breakdown (one writer for all the plays of an answer), if asked."""
     out = {
         "row": move.row,
         "col": move.col,
@@ -148,8 +155,8 @@ def move_payload(pos: Position, move: Move, rack: str, premiums: bool, breakdown
         "tiles": tiles_payload(move),
         "leave": leave(rack, move),
     }
-    if breakdowns:
-        out["breakdown"] = breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking)
+    if breakdowns is not None:
+        out["breakdown"] = breakdowns(move)
     return out
 
 
@@ -187,12 +194,13 @@ def equity_payload(
         pos, lex, values, grules, bag, unseen, limit, req.exchanges, None, req.premiums, flt, req.count, deadline
     )
     moves, others = [], []
+    rack, write = sorted_rack(req.rack), Breakdowns(pos, req.premiums) if req.breakdowns else None
     for k, c in enumerate(found, start=1):
         if k % 50 == 49:
             check_deadline(deadline)
         extra = {"equity": c.equity_milli / 1000, "leave_value": c.leave_milli / 1000, "rank": k}
         if c.move is not None:
-            moves.append(move_payload(pos, c.move, req.rack, req.premiums, req.breakdowns) | extra)
+            moves.append(move_payload(c.move, rack, write) | extra)
         else:
             others.append({"kind": c.kind, "thrown": c.thrown, "kept": c.kept} | extra)
     games = values.provenance.get("games", "?")
@@ -227,10 +235,11 @@ def best_moves_payload(
         pos, lex, limit=limit, premiums=req.premiums, flt=flt, count=req.count, deadline=deadline
     )
     moves = []
+    rack, write = sorted_rack(req.rack), Breakdowns(pos, req.premiums) if req.breakdowns else None
     for k, m in enumerate(result.moves):
         if k % 50 == 49:
             check_deadline(deadline)  # the budget covers building the answer too
-        moves.append(move_payload(pos, m, req.rack, req.premiums, req.breakdowns))
+        moves.append(move_payload(m, rack, write))
     return {
         "game": rules.name,
         "lexicon": lex.name,

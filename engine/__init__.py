@@ -9,6 +9,7 @@ Pure Python, no web imports. Typical use::
 See ``engine.errors`` for the exception tree and ``engine.solver`` for the ranking order.
 """
 
+from .breakdowns import Breakdowns
 from .endgame import Adjustment, end_game
 from .errors import (
     EngineError,
@@ -53,6 +54,7 @@ __all__ = [
     "Adjustment",
     "end_game",
     "Breakdown",
+    "Breakdowns",
     "EngineError",
     "Finding",
     "IllegalPlayError",

@@ -1,0 +1,69 @@
+"""The fast breakdown writer (engine.breakdowns) gives byte-identical JSON to the authoritative
+scorer (engine.scoring via engine.breakdown) for every play of many positions, all four games."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+from test_generator import random_position
+
+from engine import GAMES, Lexicon, breakdown, get_ruleset, position
+from engine.board import BLANK, parse_rack
+from engine.breakdowns import Breakdowns
+from engine.game import game_rules, replay
+from engine.players import GreedyPlayer, RandomPlayer
+from engine.selfplay import play_game
+from engine.solver import Position, find_moves
+
+
+def same_json(pos: Position, lex: Lexicon, premiums: bool) -> int:
+    """Compare every play of ``pos`` (the reference and the fast writer); returns how many."""
+    moves = find_moves(pos, lex, limit=100_000, premiums=premiums, count=True).moves
+    write = Breakdowns(pos, premiums)
+    for move in moves:
+        reference = breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking)
+        assert orjson.dumps(write(move)) == orjson.dumps(reference), (move.notation, premiums)
+    return len(moves)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_fast_breakdowns_equal_the_scorer_through_whole_games(game: str, lex: Lexicon) -> None:
+    """Every turn of two games (greedy and random players), every play, premiums on and off."""
+    rules = game_rules(get_ruleset(game))
+    plays = 0
+    for seed, players in ((1, [GreedyPlayer(), GreedyPlayer()]), (2, [RandomPlayer(2), GreedyPlayer()])):
+        states = replay(play_game(rules, lex, players, seed))
+        for state in states[:-1:2]:
+            pos = state.position(rules)
+            for premiums in (True, False):
+                plays += same_json(pos, lex, premiums)
+    assert plays > 2_000
+
+
+@pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
+def test_fast_breakdowns_equal_the_scorer_on_odd_boards(game: str, lex: Lexicon) -> None:
+    """Boards no game reaches (stray tiles, blanks on the board), racks with blanks."""
+    rules = get_ruleset(game)
+    rng = random.Random(game)
+    plays = blanks = 0
+    for _ in range(25):
+        base = random_position(rng, rules, lex, junk=True)
+        rack = "".join(rng.choice("AEINRSTLDGOUCMP") for _ in range(rng.randint(2, 6))) + "?" * rng.choice([0, 1])
+        pos = Position(rules, base.cells, parse_rack(rules, rack))
+        plays += same_json(pos, lex, rng.random() < 0.8)
+        blanks += any(code & BLANK for code in pos.cells)
+    assert plays > 500 and blanks > 0
+
+
+def test_fast_breakdowns_one_tile_plays_and_the_all_tiles_bonus(lex: Lexicon) -> None:
+    """A single tile's main word is across when it has one, else down; a seven-tile play earns
+    the bonus: the two writers agree on both."""
+    rules = get_ruleset("scrabble")
+    board = ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7
+    assert same_json(position(rules, board, "S"), lex, True) > 0
+    pos = position(rules, None, "RETAINS")
+    moves = find_moves(pos, lex, limit=5, count=False).moves
+    assert Breakdowns(pos)(moves[0])["all_tiles_bonus"]["points"] == rules.bonus_points
+    assert same_json(pos, lex, True) > 0
