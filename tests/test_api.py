@@ -635,14 +635,46 @@ def test_openapi_docs_are_served(client: TestClient) -> None:
     assert client.get("/docs").status_code == 200
 
 
-def test_solving_endpoints_run_in_the_threadpool() -> None:
-    # Plain `def` endpoints run in FastAPI's threadpool, so CPU-bound solving never blocks
-    # the event loop (health checks keep answering during a long solve).
+def test_slow_endpoints_run_in_the_threadpool() -> None:
+    # Plain `def` endpoints run in FastAPI's threadpool, so CPU-bound work never blocks the
+    # event loop (health checks keep answering during a long solve).
     from app.routers import compare, games, lexicons
 
-    for fn in (games.best_moves, games.score_play, games.end_of_game, compare.compare, lexicons.check_words,
-               lexicons.list_lexicons):
+    for fn in (games.end_of_game, games.verify_board, compare.compare, lexicons.check_words, lexicons.list_lexicons):
         assert not inspect.iscoroutinefunction(fn), fn.__name__
+
+
+def test_cheap_solves_run_on_the_event_loop_and_the_rest_in_the_threadpool(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Best plays and scoring (app.deps.solve): a cheap request with the compiled core and a
+    loaded lexicon is answered on the event loop; expensive ones, the pure-Python engine and a
+    lexicon not loaded yet go through the threadpool."""
+    hops: list[str] = []
+    real = app.deps.run_in_threadpool
+
+    async def counted(fn: Any) -> Any:
+        hops.append("threadpool")
+        return await real(fn)
+
+    monkeypatch.setattr(app.deps, "run_in_threadpool", counted)
+    monkeypatch.setattr(app.deps.native, "available", True)
+    board = ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7
+    quixote = {"board": board, "rack": "ERST", "limit": 5}
+    cheap = [moves(client, "scrabble", **quixote),
+             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"})]
+    assert hops == [] and cheap[1].status_code == 200, cheap[1].text
+    expensive = [moves(client, "scrabble", **quixote, count=True), moves(client, "scrabble", board=board, rack="ER??"),
+                 client.post("/v1/games/scrabble/score", json={"board": board, "rack": "E??", "play": "8D QUIXOTEs"})]
+    assert len(hops) == 3 and expensive[2].status_code == 200
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with monkeypatch.context() as m:
+        m.setattr(store, "status", lambda name: ("loading", None))
+        assert moves(client, "scrabble", **quixote) == cheap[0]  # the same answer either way
+    assert len(hops) == 4
+    monkeypatch.setattr(app.deps.native, "available", False)
+    assert moves(client, "scrabble", **quixote) == cheap[0]
+    assert len(hops) == 5
 
 
 # ----------------------------------------------------------------------------- Upwords through HTTP

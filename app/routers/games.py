@@ -1,8 +1,9 @@
 """Rulesets, best moves, scoring one play, board verification and end-of-game adjustments,
 per game.
 
-Solving endpoints are plain ``def``: FastAPI runs them in its threadpool, so CPU-bound work
-never blocks the event loop; worker processes spread requests over the cores. Their answers
+Solving endpoints run their work through ``deps.solve``: cheap requests at once on the event
+loop, anything that may take long in the threadpool, so CPU-bound work never holds the event
+loop for long; worker processes spread requests over the cores. Their answers
 are plain data serialized straight to JSON (the response models document the shape, and the
 tests check every answer against them).
 """
@@ -13,10 +14,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 
-from engine import GAMES, get_ruleset
+from engine import GAMES, Lexicon, get_ruleset
 
 from .. import service
-from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon, solve
 from ..limits import is_expensive
 from ..observability import solving
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
@@ -45,16 +46,21 @@ def get_game(rules: RulesetDep) -> GameOut:
     operation_id="findMoves",
     responses=errors(*BODY, 404, 503),
 )
-def best_moves(
+async def best_moves(
     rules: RulesetDep,
     req: Annotated[MovesIn, Body(openapi_examples=MOVES_EXAMPLES)],
     store: StoreDep,
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
-    lex = body_lexicon(store, settings, req.lexicon)
-    with gate.admit(is_expensive(req)), solving(rules.name, "moves"):
-        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
+    expensive = is_expensive(req)
+
+    def answer(lex: Lexicon) -> JSON:
+        with gate.admit(expensive), solving(rules.name, "moves"):
+            payload = service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline())
+            return json_response(payload)
+
+    return await solve(store, settings, req.lexicon, expensive, answer)
 
 
 @router.post(
@@ -69,16 +75,20 @@ def best_moves(
     operation_id="scorePlay",
     responses=errors(*BODY, 404, 503),
 )
-def score_play(
+async def score_play(
     rules: RulesetDep,
     req: Annotated[ScoreIn, Body(openapi_examples=SCORE_EXAMPLES)],
     store: StoreDep,
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
-    lex = body_lexicon(store, settings, req.lexicon)
-    with gate.admit(is_expensive(req)), solving(rules.name, "score"):
-        return json_response(service.score_play(rules, lex, req, settings.deadline()))
+    expensive = is_expensive(req)
+
+    def answer(lex: Lexicon) -> JSON:
+        with gate.admit(expensive), solving(rules.name, "score"):
+            return json_response(service.score_play(rules, lex, req, settings.deadline()))
+
+    return await solve(store, settings, req.lexicon, expensive, answer)
 
 
 @router.post(
