@@ -13,7 +13,9 @@ Solving answers carry these as ``warnings``; a board with findings is still solv
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
+from .board import LETTER_MASK
 from .lexicon import Lexicon
 from .rules import Ruleset
 from .scoring import word_text
@@ -27,8 +29,18 @@ class Finding:
     word: str | None = None
 
 
+@cache
+def _neighbours(n: int) -> tuple[tuple[int, ...], ...]:
+    """Each square's neighbours across and down."""
+    return tuple(
+        tuple(rr * n + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= rr < n and 0 <= cc < n)
+        for r in range(n) for c in range(n)
+    )
+
+
 def _groups(n: int, cells: list[int]) -> list[list[int]]:
     """Groups of tiles joined across or down, each sorted, in order of their first square."""
+    near = _neighbours(n)
     seen = [False] * (n * n)
     groups = []
     for i, code in enumerate(cells):
@@ -39,31 +51,34 @@ def _groups(n: int, cells: list[int]) -> list[list[int]]:
         while stack:
             j = stack.pop()
             group.append(j)
-            r, c = divmod(j, n)
-            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                k = rr * n + cc
-                if 0 <= rr < n and 0 <= cc < n and cells[k] and not seen[k]:
+            for k in near[j]:
+                if cells[k] and not seen[k]:
                     seen[k] = True
                     stack.append(k)
         groups.append(sorted(group))
     return groups
 
 
+@cache
+def _lines(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every row, then every column, as square indices, each ending with -1 (a sentinel)."""
+    rows = [tuple(r * n + c for c in range(n)) + (-1,) for r in range(n)]
+    cols = [tuple(r * n + c for r in range(n)) + (-1,) for c in range(n)]
+    return tuple(rows + cols)
+
+
 def _runs(n: int, cells: list[int]) -> list[list[int]]:
     """Every run of two or more tiles, across then down."""
     runs = []
-    rows = [[r * n + c for c in range(n)] for r in range(n)]
-    cols = [[r * n + c for r in range(n)] for c in range(n)]
-    for lines in (rows, cols):
-        for line in lines:
-            run: list[int] = []
-            for i in line + [-1]:
-                if i >= 0 and cells[i]:
-                    run.append(i)
-                    continue
-                if len(run) >= 2:
-                    runs.append(run)
-                run = []
+    for line in _lines(n):
+        run: list[int] = []
+        for i in line:
+            if i >= 0 and cells[i]:
+                run.append(i)
+                continue
+            if len(run) >= 2:
+                runs.append(run)
+            run = []
     return runs
 
 
@@ -94,6 +109,9 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
             ))
     if lex is not None:
         for run in _runs(n, cells):
+            # without a Qu tile a square is one letter: look its codes up without making the text
+            if not rules.qu_tile and lex.is_word_codes([cells[i] & LETTER_MASK for i in run]):
+                continue
             word = word_text(rules, cells, run).upper()
             if word not in lex:
                 first = rc(run[0])
