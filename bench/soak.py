@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import re
 import shutil
 import signal
 import socket
@@ -35,7 +33,7 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import POSITIONS, percentile  # noqa: E402
+from load import POSITIONS, percentile, run_wrk  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXPENSIVE = {"limit": 1000, "count": True}  # every play counted, a thousand with breakdowns
@@ -151,42 +149,11 @@ def line(label: str, r: dict) -> str:
             f"max {r['max']:7.1f} ms  errors {len(r['errors'])}")
 
 
-WRK_SCRIPT = """
-local bodies, paths, i = {}, {}, 0
-%s
-request = function()
-  i = i %% #bodies + 1
-  return wrk.format("POST", paths[i], {["Content-Type"] = "application/json"}, bodies[i])
-end
-"""
-
-
 def wrk(url: str, clients: int, seconds: float) -> dict:
     """wrk (C, from Debian's packages) as the load generator: a Python client cannot keep 128
     connections busy on these two cores."""
-    lines = []
-    for p in POSITIONS:
-        body = json.dumps({"board": p["board"], "rack": p["rack"], "limit": 20}).replace("\\", "\\\\")
-        lines.append(f"table.insert(bodies, [[{body}]]); table.insert(paths, '/v1/games/{p['game']}/moves')")
-    script = Path(tempfile.mkdtemp()) / "post.lua"
-    script.write_text(WRK_SCRIPT % "\n".join(lines))
-    out = subprocess.run(["wrk", "-t2", f"-c{clients}", f"-d{int(seconds)}s", "--latency", "-s", str(script), url],
-                         capture_output=True, text=True, timeout=seconds + 60).stdout
-
-    def ms(label: str) -> float:
-        m = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
-        if not m:
-            return float("nan")
-        return float(m.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[m.group(2)]
-
-    rps = re.search(r"Requests/sec:\s+([\d.]+)", out)
-    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    errors = (int(bad.group(1)) if bad else 0) + (sum(int(x) for x in sock.groups()) if sock else 0)
-    maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out)
-    return {"rps": float(rps.group(1)) if rps else float("nan"), "p50": ms("50%"), "p99": ms("99%"),
-            "max": float(maximum.group(1)) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[maximum.group(2)] if maximum else float("nan"),
-            "errors": ["x"] * errors, "ok": 0, "expensive": {}}
+    r = run_wrk(url, POSITIONS, seconds, clients)
+    return {**r, "errors": ["x"] * r["errors"], "ok": 0, "expensive": {}}
 
 
 def scenario_clients(seconds: float) -> None:
