@@ -9,6 +9,10 @@
 - **TCP_NODELAY.** Sockets are created with ``IPPROTO_TCP``: asyncio sets TCP_NODELAY only on
   those, and without it every keep-alive answer waited ~40 ms for a delayed ACK (uvicorn
   issue #3149).
+- **httptools and uvloop.** uvicorn parses HTTP with httptools (C) and runs on uvloop when they
+  are installed (they are dependencies; on a platform without them, h11 and asyncio): measured
+  with wrk on two workers, a third less CPU per cheap request. Both protocols get the head
+  timeout and the JSON envelope for a request that is not HTTP.
 - **Timeouts.** Idle keep-alive connections close after ``keepalive_timeout``; a connection
   that has not sent a whole request head within ``header_timeout`` is closed; a body not
   received within ``body_timeout`` gets 408 (``app.errors.BodySizeLimit``).
@@ -31,10 +35,14 @@ import tempfile
 import time
 from typing import Any
 
-import h11
 import orjson
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+try:  # the C HTTP parser, with uvloop: a third less CPU per cheap request than h11 and asyncio
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # not installed: uvicorn's pure-Python h11
+    HttpToolsProtocol = None  # type: ignore[assignment, misc]
 
 log = logging.getLogger("wordsolver.server")
 REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
@@ -51,30 +59,51 @@ class _TcpConfig(uvicorn.Config):
         return sock
 
 
-class HeaderTimeoutH11(H11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose request head does not arrive in time
-    (uvicorn itself waits forever for a client that sends half a request line)."""
+class _HeadTimer:
+    """Closing a connection whose request head does not arrive in time (uvicorn itself waits
+    forever for a client that sends half a request line), and the error envelope for a request
+    that is not HTTP at all (uvicorn answers it in plain text). Mixed into uvicorn's protocols."""
 
     header_timeout = 10.0
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._head_timer: asyncio.TimerHandle | None = None
-        self._arm()
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
     def _arm(self) -> None:
         self._disarm()
-        self._head_timer = self.loop.call_later(self.header_timeout, self._head_late)
+        self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(self.header_timeout, self._head_late)
 
     def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
+        if getattr(self, "_head_timer", None) is not None:
+            self._head_timer.cancel()  # type: ignore[union-attr]
             self._head_timer = None
+
+    def _waiting_for_head(self) -> bool:
+        raise NotImplementedError
 
     def _head_late(self) -> None:
         self._head_timer = None
-        if self.cycle is None and not self.transport.is_closing():
+        if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        body = orjson.dumps({"error": {"code": "bad_request", "message": f"malformed HTTP request: {msg}",
+                                       "details": {}}}, option=orjson.OPT_APPEND_NEWLINE)
+        head = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n"
+                b"content-length: " + str(len(body)).encode() + b"\r\n\r\n")
+        self.transport.write(head + body)
+        self.transport.close()
+
+
+class HeaderTimeoutH11(_HeadTimer, H11Protocol):
+    """uvicorn's h11 protocol (pure Python) with the head timeout: used when httptools is not
+    installed."""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def _waiting_for_head(self) -> bool:
+        return self.cycle is None
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -90,15 +119,35 @@ class HeaderTimeoutH11(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
-    def send_400_response(self, msg: str) -> None:
-        """A request that is not HTTP at all gets the error envelope too (uvicorn: plain text)."""
-        body = orjson.dumps({"error": {"code": "bad_request", "message": f"malformed HTTP request: {msg}",
-                                       "details": {}}}, option=orjson.OPT_APPEND_NEWLINE)
-        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-        for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"), h11.Data(data=body),
-                      h11.EndOfMessage()):
-            self.transport.write(self.conn.send(event))
-        self.transport.close()
+
+if HttpToolsProtocol is not None:
+
+    class HeaderTimeoutHttpTools(_HeadTimer, HttpToolsProtocol):
+        """uvicorn's httptools protocol (the C parser of Node's llhttp) with the head timeout."""
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def _waiting_for_head(self) -> bool:
+            return self.cycle is None or self.cycle.response_complete
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    PROTOCOL: type[asyncio.Protocol] = HeaderTimeoutHttpTools
+else:
+    PROTOCOL = HeaderTimeoutH11
 
 
 def listen(host: str, port: int, reuse_port: bool, backlog: int = 2048) -> socket.socket:
@@ -114,9 +163,10 @@ def listen(host: str, port: int, reuse_port: bool, backlog: int = 2048) -> socke
 
 
 def _config(options: dict[str, Any]) -> uvicorn.Config:
-    HeaderTimeoutH11.header_timeout = options.pop("header_timeout")
-    # the service writes its own access log (JSON, with request IDs: app.observability)
-    return _TcpConfig("app.main:app", http=HeaderTimeoutH11, access_log=False, **options)
+    _HeadTimer.header_timeout = options.pop("header_timeout")
+    # the service writes its own access log (JSON, with request IDs: app.observability);
+    # loop "auto" is uvloop when it is installed
+    return _TcpConfig("app.main:app", http=PROTOCOL, loop="auto", access_log=False, **options)
 
 
 def _worker(host: str, port: int, options: dict[str, Any]) -> None:
