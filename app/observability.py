@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -42,6 +43,26 @@ SOLVING = Histogram(
 COMPILES = Counter("wordsolver_lexicon_compiles", "Lexicon word lists compiled by this service", ["result"])
 
 REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{1,128}")
+
+
+class _RequestIds:
+    """New request IDs: 32 hex digits like a UUID4's, a random per-process prefix then a counter,
+    so making one costs no system call (uuid4 reads the OS's random source every time). A forked
+    child draws its own prefix."""
+
+    def __init__(self) -> None:
+        self.reset()
+        os.register_at_fork(after_in_child=self.reset)
+
+    def reset(self) -> None:
+        self.prefix = uuid.uuid4().hex[:20]
+        self.count = itertools.count()
+
+    def __call__(self) -> str:
+        return f"{self.prefix}{next(self.count) & 0xFFFFFFFFFFFF:012x}"
+
+
+new_request_id = _RequestIds()
 access_log = logging.getLogger("wordsolver.access")
 
 
@@ -96,7 +117,7 @@ class Observe:
             await self.app(scope, receive, send)
             return
         given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
-        request_id = given if REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+        request_id = given if REQUEST_ID.fullmatch(given) else new_request_id()
         start = time.perf_counter()
         status = 500
 
