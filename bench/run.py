@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import resource
+import shutil
 import socket
 import statistics
 import subprocess
@@ -42,7 +43,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import load  # noqa: E402
 
-from engine import MoveFilter, breakdown, find_moves, get_ruleset, position  # noqa: E402
+from engine import Breakdowns, MoveFilter, find_moves, get_ruleset, position  # noqa: E402
 from engine.lexicons import LexiconStore  # noqa: E402
 
 POSITIONS = json.loads((ROOT / "bench" / "positions.json").read_text())["positions"]
@@ -90,7 +91,8 @@ def engine_table(repeat: int) -> None:
 
         def top20():  # type: ignore[no-untyped-def]
             moves = find_moves(pos, lex, limit=20, count=False).moves
-            return [breakdown(pos, m).to_dict(rules.stacking) for m in moves], moves
+            write = Breakdowns(pos)  # as the service writes them
+            return [write(m) for m in moves], moves
 
         def count():  # type: ignore[no-untyped-def]
             return find_moves(pos, lex, limit=20, count=True).total
@@ -115,7 +117,8 @@ def engine_table(repeat: int) -> None:
 
         def big():  # type: ignore[no-untyped-def]
             moves = find_moves(pos, lex, limit=limit, count=flt is not None, flt=flt).moves
-            return [breakdown(pos, m).to_dict() for m in moves]
+            write = Breakdowns(pos)
+            return [write(m) for m in moves]
 
         m, lo, hi, out = timed(big, max(3, repeat // 2))
         print(f"  {label:48} {m:8.1f} ms ({lo:.1f}-{hi:.1f}), {len(out)} plays")  # type: ignore[arg-type]
@@ -267,7 +270,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_suite(seconds: float, workers: int, clients: int) -> None:
+def http_suite(seconds: float, workers: int, clients: int, calls: int = 15) -> None:
     import httpx  # noqa: PLC0415
 
     port = free_port()
@@ -295,8 +298,9 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
         from engine import default_lexicon  # noqa: PLC0415
 
         lex = default_lexicon()
-        print(f"HTTP: uvicorn, {workers} workers, loopback\n")
-        print(f"{'position':24} {'search ms':>10} {'server ms':>10} {'round trip':>11} {'server adds':>12}")
+        print(f"HTTP: uvicorn, {workers} workers, loopback; server time: the service's own histogram, per call; "
+              f"medians of {calls} calls\n")
+        print(f"{'position':24} {'search ms':>10} {'server ms':>10} {'(min)':>6} {'round trip':>11} {'server adds':>12}")
 
         def server_seconds(c: httpx.Client) -> tuple[float, float]:
             """(sum, count) of the service's own request-duration histogram for /moves: from
@@ -310,18 +314,43 @@ def http_suite(seconds: float, workers: int, clients: int) -> None:
                         count += float(row.split()[-1])
             return total, count
 
+        def served(c: httpx.Client, game: str, body: dict, headers: dict) -> tuple[float, float, float]:
+            """(median server ms, min server ms, median round trip ms) over ``calls`` requests."""
+            server, trip = [], []
+            for _ in range(calls):
+                s0, n0 = server_seconds(c)
+                t = time.perf_counter()
+                r = c.post(f"{url}/v1/games/{game}/moves", json=body, headers=headers)
+                trip.append((time.perf_counter() - t) * 1000)
+                s1, n1 = server_seconds(c)
+                assert r.status_code == 200 and n1 - n0 == 1, (r.status_code, r.text[:200])
+                server.append((s1 - s0) * 1000)
+            return statistics.median(server), min(server), statistics.median(trip)
+
+        plain = {"Accept-Encoding": "identity"}
         with httpx.Client(timeout=30) as c:
             for p, b in zip(mids, bodies, strict=True):
                 rules = get_ruleset(p["game"])
                 pos = position(rules, p["board"], p["rack"])
-                sm, *_ = timed(lambda: find_moves(pos, lex, limit=20, count=False), 15)
-                s0, n0 = server_seconds(c)
-                hm, *_ = timed(lambda: c.post(f"{url}/v1/games/{p['game']}/moves", json=b), 15)
-                s1, n1 = server_seconds(c)
-                server_ms = (s1 - s0) / max(1.0, n1 - n0) * 1000
-                print(f"{p['id']:24} {sm:10.2f} {server_ms:10.2f} {hm:11.2f} {server_ms - sm:12.2f}")
+                sm, *_ = timed(lambda: find_moves(pos, lex, limit=20, count=False), calls)
+                server_ms, low, hm = served(c, p["game"], b, plain)
+                print(f"{p['id']:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}")
+            print("\nlimit 1000 with breakdowns (an expensive request: the threadpool)")
+            for pid in ("crossplay-late-3b", "scrabble-early-2b"):
+                p = next(x for x in POSITIONS if x["id"] == pid)
+                rules = get_ruleset(p["game"])
+                pos = position(rules, p["board"], p["rack"])
+                sm, *_ = timed(lambda: find_moves(pos, lex, limit=1000, count=False), calls)
+                body = {"board": p["board"], "rack": p["rack"], "limit": 1000}
+                for label, headers in (("", plain), (", gzip", {"Accept-Encoding": "gzip"})):
+                    server_ms, low, hm = served(c, p["game"], body, headers)
+                    print(f"{pid + label:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}")
         print(f"\nno-blank mid-game positions, {clients} concurrent clients:")
-        asyncio.run(load.run(url, mids, seconds, clients, timeout=60))
+        if shutil.which("wrk"):  # one Python process cannot keep the service busy (bench/load.py --wrk)
+            r = load.run_wrk(url, mids, seconds, clients)
+            print(f"wrk: {r['rps']:.1f} requests/s, p50 {r['p50']:.1f} ms, p99 {r['p99']:.1f} ms, {r['errors']} errors")
+        else:
+            asyncio.run(load.run(url, mids, seconds, clients, timeout=60))
         try:
             out = subprocess.run(["ps", "-o", "rss=,args=", "--ppid", str(server.pid)], capture_output=True, text=True)
             for line in out.stdout.splitlines():
