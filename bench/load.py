@@ -254,6 +254,8 @@ def run_wrk(url: str, positions: list[dict], seconds: float, concurrency: int, t
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     sock = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     errors = (int(bad.group(1)) if bad else 0) + (sum(int(x) for x in sock.groups()) if sock else 0)
+    if not rps:  # no answer at all (nothing listening, wrk failed): a failed run
+        errors = max(errors, 1)
     maximum = re.search(r"Latency\s+\S+\s+\S+\s+([\d.]+)(us|ms|s)", out)
     return {"rps": float(rps.group(1)) if rps else float("nan"), "p50": ms("50%"), "p99": ms("99%"),
             "max": float(maximum.group(1)) * TIME_UNITS[maximum.group(2)] if maximum else float("nan"),
