@@ -7,8 +7,8 @@ dicts (equal, key order included, so the JSON is byte for byte the same; the tes
 two on every play of many positions) and builds each part once per position:
 
 - a letter is fixed by its square, its tile and whether it is new: one dict per position;
-- a cross-word is fixed by its one new tile (square, tile and direction): the rest of its line is board
-  tiles, so it is the same word with the same score in every play that makes it.
+- a cross-word is fixed by its one new tile (square, tile and direction): the rest of its line
+  is board tiles, so it is the same word with the same score in every play that makes it.
 
 So only each play's main word is assembled per play. The dicts are shared between the plays of
 one answer: treat them as read-only.
