@@ -24,7 +24,8 @@
  * is then only of the plays visited (not the number of legal plays).
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
  * (score, down, row, col, word, ((board square, code), ...)) ready for solver.Move (row and
- * col 1-based; the word's blanks lowercase).
+ * col 1-based; the word's blanks lowercase); with leave values, the index of the tiles used
+ * (into `leave`) follows.
  *
  * leave, lstride, ldrop, scale (optional, after the deadline): rank by equity instead of score.
  * A play's key is score * scale + leave[i], i = sum over the rack's tiles t of (tiles t used) *
@@ -120,6 +121,7 @@ typedef struct {
 /* A play found, kept in C until the end: only the ones that rank become Python tuples. */
 typedef struct {
     int64_t key; /* what the heap ranks by: the score, or with leave values the equity */
+    int lidx;    /* with leave values: the index of the tiles used (into Gen.leave) */
     int score;
     int down;
     int start;
@@ -250,7 +252,7 @@ static void compact(Gen *g)
     g->npl = p;
 }
 
-static void keep_play(Gen *g, int64_t key, int total, int start, int end)
+static void keep_play(Gen *g, int64_t key, int lidx, int total, int start, int end)
 {
     if (g->nrecs == g->caprecs || g->npl + g->nplaced > g->cappl) {
         compact(g);
@@ -279,6 +281,7 @@ static void keep_play(Gen *g, int64_t key, int total, int start, int end)
     }
     Rec *rec = &g->recs[g->nrecs++];
     rec->key = key;
+    rec->lidx = lidx;
     rec->score = total;
     rec->down = g->down;
     rec->start = start;
@@ -400,8 +403,8 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
         total += g->bonus;
     g->count++;
     int64_t key = total;
+    int i = 0;
     if (g->leave) {
-        int i = 0;
         for (int j = 0; j < g->nltile; j++) {
             int t = g->ltile[j];
             i += (g->lorig[t] - g->rack[t]) * g->lstride[t];
@@ -409,15 +412,15 @@ static void record(Gen *g, int start, int end, int total, int ntiles)
         key = total * g->scale + g->leave[i];
     }
     if (g->keep < 0) {
-        keep_play(g, key, total, start, end);
+        keep_play(g, key, i, total, start, end);
     } else if (g->keep > 0) {
         if (g->heap_len < g->keep) {
             heap_push(g->heap, &g->heap_len, key);
-            keep_play(g, key, total, start, end);
+            keep_play(g, key, i, total, start, end);
         } else if (key >= g->heap[0]) {
             if (key > g->heap[0])
                 heap_replace_top(g->heap, g->heap_len, key);
-            keep_play(g, key, total, start, end);
+            keep_play(g, key, i, total, start, end);
         }
         if (g->heap_len == g->keep)
             set_floor(g);
@@ -1050,6 +1053,10 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
         PyTuple_SET_ITEM(tiles, j, t);
     }
     int line = r->start / n, at = r->start % n;
+    if (g->leave) /* and the index of the tiles used, for the caller's leave table */
+        return Py_BuildValue("(iOiis#Ni)", r->score, r->down ? Py_True : Py_False,
+                             (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
+                             (Py_ssize_t)len, tiles, r->lidx);
     return Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
                          (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
                          (Py_ssize_t)len, tiles);

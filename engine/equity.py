@@ -119,6 +119,7 @@ class LeaveTable:
             strides[i] = size
             size *= rack[i] + 1
         by_index = [0] * size
+        self.kept_by_index = [""] * size  # the tiles kept, by the compiled search's index
         best = None
         for combo in product(*(range(rack[i] + 1) for i in held)):
             kept = [0] * 27
@@ -129,11 +130,13 @@ class LeaveTable:
             thrown = [a - b for a, b in zip(rack, kept, strict=True)]
             self.subracks.append((used, milli, leave_key(kept), leave_key(thrown)))
             self.by_key[sum(TILE_KEY[i] for i in used)] = (milli, leave_key(kept))
-            by_index[sum(thrown[i] * strides[i] for i in held)] = milli
+            index = sum(thrown[i] * strides[i] for i in held)
+            by_index[index] = milli
+            self.kept_by_index[index] = leave_key(kept)
             if used and (best is None or milli > best):  # (the last sub-rack uses none)
                 best = milli
         self.max_play_leave = best if best is not None else 0
-        self._by_index = by_index
+        self.by_index = by_index
         self._compiled: native.Leaves | None = None
 
     def of_tiles(self, tiles: Sequence[tuple[int, int]]) -> tuple[int, str]:
@@ -147,7 +150,7 @@ class LeaveTable:
     def compiled(self) -> native.Leaves:
         """The values for the compiled search (built on first use)."""
         if self._compiled is None:
-            self._compiled = native.Leaves(self.rack, self._by_index)
+            self._compiled = native.Leaves(self.rack, self.by_index)
         return self._compiled
 
 
@@ -159,7 +162,9 @@ def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_
                 unseen: Sequence[int]) -> LeaveTable:
     """A :class:`LeaveTable`, kept for the racks seen recently (self-play and the API ask for
     the same racks again and again)."""
-    key = (id(values), rules, tuple(rack), bag_size > 0, None if bag_size > 0 else tuple(unseen))
+    # while the bag has tiles a leave's value is the learned one, whatever the rules and the unseen
+    # tiles (hashing GameRules alone took 2 us); once it is empty, the end rules decide
+    key = (id(values), tuple(rack)) if bag_size > 0 else (id(values), tuple(rack), rules, tuple(unseen))
     hit = _TABLES.get(key)
     if hit is not None and hit[0] is values:
         return hit[1]
@@ -210,11 +215,10 @@ def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Ca
             plays = _play_candidates(pos, raws, table, limit, others)
         else:
             total = None
-            ranked = native.ranked(pos.rules, lex, pos.cells, pos.rack, limit, flt, premiums, deadline, leaves, seeds)
-            plays = []
-            for r in ranked:
-                milli, kept = table.of_tiles(r[5])
-                plays.append(Candidate(PLAY, _ranked_move(pos.rules.size, r), "", kept, r[0], milli))
+            ranked = native.ranked_by_equity(pos.rules, lex, pos.cells, pos.rack, limit, leaves, seeds, flt, premiums,
+                                             deadline)
+            n, milli, kept = pos.rules.size, table.by_index, table.kept_by_index
+            plays = [Candidate(PLAY, _ranked_move(n, r), "", kept[r[6]], r[0], milli[r[6]]) for r in ranked]
     if not others and total is None:
         return plays, None  # ranked by the search already (equity, then solver's order)
     cands = plays + others

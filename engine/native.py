@@ -38,6 +38,8 @@ ACROSS, DOWN, BOTH = 1, 2, 3
 # A play as search(rank=True) returns it: (score, down, row, col, word, ((square, code), ...)),
 # row and col 1-based, squares on the board in order, the word's blanks lowercase.
 Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
+# ranked_by_equity's: the same, then the index of the tiles used (into Leaves' values)
+RankedEquity = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...], int]
 
 MAX_N = 64  # the C core's largest board side (and so the most tiles a play can use)
 
@@ -143,14 +145,22 @@ def search(
 def ranked(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
     flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
-    leaves: Leaves | None = None, seeds: list[int] | None = None,
 ) -> list[Ranked]:
     """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
     order of :meth:`engine.solver.Move.sort_key` (ties broken in C exactly as there), each as
-    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`).
-    With ``leaves``: the best by equity (ties by that order), the heap seeded with ``seeds``
-    (at most ``limit`` equities of other candidates: the plays that cannot beat them with
-    them are left out)."""
+    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
+    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+                     deadline)[1]
+
+
+def ranked_by_equity(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int, leaves: Leaves,
+    seeds: list[int], flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
+) -> list[RankedEquity]:
+    """As :func:`ranked`, by equity (``score * 1000 + leave value``, ties in the same order),
+    each play followed by the index of the tiles it uses (into ``leaves``); the heap is seeded
+    with ``seeds`` (at most ``limit`` equities of other candidates: plays that cannot beat them
+    are left out)."""
     return _generate(rules, lex, cells, rack, limit, seeds, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
                      deadline, leaves)[1]
 

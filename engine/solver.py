@@ -152,9 +152,10 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
-def _ranked_move(n: int, ranked: native.Ranked) -> Move:
-    """A Move from the compiled core's ranked play (native.search with rank)."""
-    score, down, row, col, word, placed = ranked
+def _ranked_move(n: int, ranked: native.Ranked | native.RankedEquity) -> Move:
+    """A Move from the compiled core's ranked play (native.search with rank; with leave
+    values a seventh item follows, not needed here)."""
+    score, down, row, col, word, placed = ranked[0], ranked[1], ranked[2], ranked[3], ranked[4], ranked[5]
     tiles = tuple([_tiles.get((n, i, code)) or _tile(n, i, code) for i, code in placed])
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
