@@ -80,6 +80,20 @@ class _HeadTimer:
     def _waiting_for_head(self) -> bool:
         raise NotImplementedError
 
+    # the hooks both protocols share (cooperative: the protocol class comes after this one)
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[misc]
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # type: ignore[misc]
+        if not self.transport.is_closing():
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)  # type: ignore[misc]
+
     def _head_late(self) -> None:
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
@@ -98,10 +112,6 @@ class HeaderTimeoutH11(_HeadTimer, H11Protocol):
     """uvicorn's h11 protocol (pure Python) with the head timeout: used when httptools is not
     installed."""
 
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
     def _waiting_for_head(self) -> bool:
         return self.cycle is None
 
@@ -110,24 +120,11 @@ class HeaderTimeoutH11(_HeadTimer, H11Protocol):
         if self.cycle is not None:
             self._disarm()
 
-    def on_response_complete(self) -> None:
-        super().on_response_complete()
-        if not self.transport.is_closing():
-            self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
 
 if HttpToolsProtocol is not None:
 
     class HeaderTimeoutHttpTools(_HeadTimer, HttpToolsProtocol):
         """uvicorn's httptools protocol (the C parser of Node's llhttp) with the head timeout."""
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self._arm()
 
         def _waiting_for_head(self) -> bool:
             return self.cycle is None or self.cycle.response_complete
@@ -135,15 +132,6 @@ if HttpToolsProtocol is not None:
         def on_headers_complete(self) -> None:
             self._disarm()
             super().on_headers_complete()
-
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._arm()
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
 
     PROTOCOL: type[asyncio.Protocol] = HeaderTimeoutHttpTools
 else:

@@ -121,3 +121,49 @@ def test_real_server_keeps_answering_concurrent_requests(server: str) -> None:
         # Solving runs in worker threads: the event loop still answers health checks meanwhile.
         assert httpx.get(f"{server}/healthz", timeout=5).status_code == 200
         assert [f.result() for f in pending] == [200] * 16
+
+
+def _protocols() -> list[type]:
+    from app import server
+
+    return [p for p in (server.HeaderTimeoutH11, getattr(server, "HeaderTimeoutHttpTools", None)) if p is not None]
+
+
+@pytest.mark.parametrize("protocol", _protocols(), ids=lambda p: p.__name__)
+def test_both_http_protocols_close_a_stalled_head_and_answer_garbage_in_json(protocol: type) -> None:
+    """The h11 protocol is the fallback when httptools is missing: both get the same hooks."""
+    import threading
+
+    import uvicorn
+
+    async def app(scope, receive, send):  # type: ignore[no-untyped-def]
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    quick = type("Quick", (protocol,), {"header_timeout": 0.5})
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, http=quick, log_level="warning",
+                                        lifespan="off"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not srv.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert s.recv(4096).startswith(b"HTTP/1.1 204")
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"GET / HTTP/1.1\r\nHost:")  # half a head
+            t = time.monotonic()
+            assert s.recv(4096) == b""
+            assert time.monotonic() - t < 3
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(b"\x16\x03\x01 not http\r\n\r\n")
+            answer = b""
+            while chunk := s.recv(4096):
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 400") and b'"code":"bad_request"' in answer
+    finally:
+        srv.should_exit = True
+        thread.join(10)
