@@ -194,7 +194,9 @@ def test_idle_keepalive_connections_are_closed(service: Service) -> None:
         assert answer.startswith(b"HTTP/1.1 200")
         start = time.monotonic()
         assert s.recv(100) == b""
-        assert 1 < time.monotonic() - start < 6
+        # closed by the 1 s head timer (or the 2 s keep-alive), counted from when the server
+        # finished the answer: a moment before this client had read it (it once measured 0.99996 s)
+        assert 0.8 < time.monotonic() - start < 6
 
 
 def test_sigterm_drains_and_exits_within_the_drain_time_despite_a_stalled_client() -> None:
