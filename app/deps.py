@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, native
 
 from .limits import Gate
+from .observability import solving
 from .settings import Settings
 
 
@@ -71,9 +72,11 @@ def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> L
 T = TypeVar("T")
 
 
-async def solve(store: LexiconStore, settings: Settings, name: str | None, expensive: bool,
-                answer: Callable[[Lexicon], T]) -> T:
-    """``answer(lexicon)``: the work of a solving endpoint, run where it costs least.
+async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str | None, expensive: bool,
+                label: tuple[str, str], answer: Callable[[Lexicon], T]) -> T:
+    """``answer(lexicon)``: the work of a solving endpoint, admitted by the expensive-search
+    ``gate`` (app.limits) and timed as ``label`` (game, endpoint; app.observability.solving),
+    run where it costs least.
 
     A cheap request (not ``expensive``, app.limits), with the compiled core and its lexicon
     already loaded, is answered at once on the event loop: its search takes a fraction of a
@@ -82,10 +85,16 @@ async def solve(store: LexiconStore, settings: Settings, name: str | None, expen
     expensive search, the pure-Python engine, a lexicon to be loaded, runs in the threadpool,
     so the event loop never waits for it (and expensive searches queue at their gate there).
     """
+
+    def run() -> T:
+        lex = body_lexicon(store, settings, name)  # loaded: get_ready returns at once
+        with gate.admit(expensive), solving(*label):
+            return answer(lex)
+
     key = name or settings.default_lexicon
     if not expensive and native.available and store.status(key)[1] is not None:
-        return answer(body_lexicon(store, settings, name))  # loaded: get_ready returns at once
-    return await run_in_threadpool(lambda: answer(body_lexicon(store, settings, name)))
+        return run()
+    return await run_in_threadpool(run)
 
 
 async def expensive_gate(request: Request) -> Gate:

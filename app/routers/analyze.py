@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from engine import Lexicon
 from engine.analyze import grade
 from engine.game import game_rules
 from engine.gcg import read_gcg
 
-from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
-from ..observability import solving
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, solve
 from ..openapi import BODY, errors
 from ..schemas_games import AnalyzeIn, AnalyzeOut, analyze_out
 
@@ -30,9 +30,11 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
     operation_id="analyzeGame",
     responses=errors(*BODY, 404, 503),
 )
-def analyze(rules: RulesetDep, req: AnalyzeIn, store: StoreDep, settings: SettingsDep, gate: GateDep) -> AnalyzeOut:
-    lex = body_lexicon(store, settings, req.lexicon)
-    imported = read_gcg(req.gcg, game_rules(rules))
-    # every turn enumerates every play: always an expensive search (app/limits.py)
-    with gate.admit(True), solving(rules.name, "analyze"):
+async def analyze(rules: RulesetDep, req: AnalyzeIn, store: StoreDep, settings: SettingsDep, gate: GateDep
+                  ) -> AnalyzeOut:
+    def answer(lex: Lexicon) -> AnalyzeOut:
+        imported = read_gcg(req.gcg, game_rules(rules))
         return analyze_out(grade(imported, lex, req.best, settings.deadline(), req.plural_rule))
+
+    # every turn enumerates every play: always an expensive search (app/limits.py)
+    return await solve(store, settings, gate, req.lexicon, True, (rules.name, "analyze"), answer)

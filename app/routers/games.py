@@ -19,7 +19,6 @@ from engine import GAMES, Lexicon, get_ruleset
 from .. import service
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon, solve
 from ..limits import is_expensive
-from ..observability import solving
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
 from ..responses import JSON, json_response
 from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
@@ -53,14 +52,10 @@ async def best_moves(
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
-    expensive = is_expensive(req)
-
     def answer(lex: Lexicon) -> JSON:
-        with gate.admit(expensive), solving(rules.name, "moves"):
-            payload = service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline())
-            return json_response(payload)
+        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
-    return await solve(store, settings, req.lexicon, expensive, answer)
+    return await solve(store, settings, gate, req.lexicon, is_expensive(req), (rules.name, "moves"), answer)
 
 
 @router.post(
@@ -82,13 +77,10 @@ async def score_play(
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
-    expensive = is_expensive(req)
-
     def answer(lex: Lexicon) -> JSON:
-        with gate.admit(expensive), solving(rules.name, "score"):
-            return json_response(service.score_play(rules, lex, req, settings.deadline()))
+        return json_response(service.score_play(rules, lex, req, settings.deadline()))
 
-    return await solve(store, settings, req.lexicon, expensive, answer)
+    return await solve(store, settings, gate, req.lexicon, is_expensive(req), (rules.name, "score"), answer)
 
 
 @router.post(
