@@ -232,7 +232,17 @@ class MoveFilters(RequestModel):
     no_blanks: bool = Field(default=False, description="Only plays that use no blank.")
 
 
-class MovesIn(RequestModel):
+class CgpRequest(RequestModel):
+    """A request whose position may come as ``cgp`` instead of board and rack fields
+    (app.cgp_fields.expand_cgp fills them in before validation)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_cgp(cls, data: Any) -> Any:
+        return expand_cgp(data)
+
+
+class MovesIn(CgpRequest):
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack = Field(description="Rack letters, '?' for a blank.", examples=["QUIXOTE"])
@@ -263,11 +273,6 @@ class MovesIn(RequestModel):
             "(default: the unseen tiles less the opponent's full rack)."
         ),
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_cgp(cls, data: Any) -> Any:
-        return expand_cgp(data)
 
 
 class TileOut(BaseModel):
@@ -346,7 +351,7 @@ PLAY_DOC = (
 PlayText = Annotated[str, StringConstraints(min_length=1, max_length=2 * MAX_SIDE)]
 
 
-class ScoreIn(RequestModel):
+class ScoreIn(CgpRequest):
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack | None = Field(default=None, description="When given, the play must use tiles from it and its rank is computed.")
@@ -360,11 +365,6 @@ class ScoreIn(RequestModel):
         description="With a rack: how many better plays to list in better_plays (the best first).",
     )
     cgp: CgpText | None = Field(default=None, description=CGP_DOC + " The answer then gives the CGP after the play.")
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_cgp(cls, data: Any) -> Any:
-        return expand_cgp(data)
 
 
 class PlaySummary(BaseModel):
