@@ -87,8 +87,7 @@ def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]
     return 0
 
 
-TILE_KEY = [8**i for i in range(27)]  # a rack holds at most 7 of a tile: base 8 digits never carry
-CODE_KEY = [TILE_KEY[0 if code & BLANK else code & LETTER_MASK] if (code & LETTER_MASK) < 27 else 0 for code in range(256)]
+TILE_OF_CODE = [0 if code & BLANK else code & LETTER_MASK if (code & LETTER_MASK) < 27 else 0 for code in range(256)]
 
 END_RULES = {
     "going_out": "bag empty: going out is worth twice the unseen tiles' value, tiles kept cost twice their value",
@@ -112,14 +111,11 @@ class LeaveTable:
         held = [i for i, n in enumerate(rack) if n]
         # (tiles used, leave value, tiles kept as text, tiles used as text), one per sub-rack
         self.subracks: list[tuple[tuple[int, ...], int, str, str]] = []
-        self.by_key: dict[int, tuple[int, str]] = {}  # tiles used as sum(TILE_KEY) -> (value, kept)
-        strides = [0] * 27  # the compiled search's index of a sub-rack (native.Leaves)
-        size = 1
-        for i in held:
-            strides[i] = size
-            size *= rack[i] + 1
-        by_index = [0] * size
-        self.kept_by_index = [""] * size  # the tiles kept, by the compiled search's index
+        # a sub-rack's index (as the compiled search has it): the sum of its tiles' strides
+        strides, size = native.subrack_strides(self.rack)
+        self._stride_of_code = [strides[t] for t in TILE_OF_CODE]
+        by_index = [0] * size  # the leave value, by index of the tiles used
+        self.kept_by_index = [""] * size  # the tiles kept, by the same index
         best = None
         for combo in product(*(range(rack[i] + 1) for i in held)):
             kept = [0] * 27
@@ -129,7 +125,6 @@ class LeaveTable:
             milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)
             thrown = [a - b for a, b in zip(rack, kept, strict=True)]
             self.subracks.append((used, milli, leave_key(kept), leave_key(thrown)))
-            self.by_key[sum(TILE_KEY[i] for i in used)] = (milli, leave_key(kept))
             index = sum(thrown[i] * strides[i] for i in held)
             by_index[index] = milli
             self.kept_by_index[index] = leave_key(kept)
@@ -140,9 +135,10 @@ class LeaveTable:
         self._compiled: native.Leaves | None = None
 
     def of_tiles(self, tiles: Sequence[tuple[int, int]]) -> tuple[int, str]:
-        """(leave value, tiles kept) of a play's ``(square, code)`` tiles: their tiles as a sum
-        of per-tile keys, so no sorting (the same multiset gives the same sum)."""
-        return self.by_key[sum([CODE_KEY[code] for _, code in tiles])]
+        """(leave value, tiles kept) of a play's ``(square, code)`` tiles, by the index of the
+        tiles used: no sorting (the same multiset gives the same sum)."""
+        i = sum([self._stride_of_code[code] for _, code in tiles])
+        return self.by_index[i], self.kept_by_index[i]
 
     def of_raw(self, raw: RawPlay) -> int:
         return self.of_tiles(raw[5])[0]

@@ -44,22 +44,28 @@ RankedEquity = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...], int]
 MAX_N = 64  # the C core's largest board side (and so the most tiles a play can use)
 
 
+def subrack_strides(rack: list[int]) -> tuple[list[int], int]:
+    """The index of a sub-rack in :class:`Leaves`: (strides per tile, number of sub-racks).
+    Tiles used ``u`` have index sum of ``u[t] * strides[t]`` (mixed radix over the rack's counts)."""
+    strides = [0] * 27
+    size = 1
+    for t, n in enumerate(rack):
+        if n:
+            strides[t] = size
+            size *= n + 1
+    return strides, size
+
+
 class Leaves:
     """Leave values for ranking by equity in C: ``values[i]`` is the value (in thousandths of
-    a point) of keeping what is left after using the tiles with index ``i`` = sum over tiles
-    ``t`` of (tiles ``t`` used) x ``strides[t]`` (mixed radix over the rack's counts), and
-    ``drops[k]`` how many whole points less than the best leave a play of ``k`` tiles keeps
-    at best. A play's key is then ``score * 1000 + values[i]``."""
+    a point) of keeping what is left after using the tiles with index ``i`` (see
+    :func:`subrack_strides`), and ``drops[k]`` how many whole points less than the best leave a
+    play of ``k`` tiles keeps at best. A play's key is then ``score * 1000 + values[i]``."""
 
     SCALE = 1000
 
     def __init__(self, rack: list[int], values: list[int]) -> None:
-        strides = [0] * 27
-        size = 1
-        for t, n in enumerate(rack):
-            if n:
-                strides[t] = size
-                size *= n + 1
+        strides, size = subrack_strides(rack)
         if len(values) != size:
             raise ValueError(f"{len(values)} leave values for {size} sub-racks")
         best_by_k: dict[int, int] = {}
@@ -71,8 +77,8 @@ class Leaves:
         for k, v in best_by_k.items():
             if k <= MAX_N:
                 drops[k] = (best - v) // self.SCALE
-        self.best = best
         self.args = (array("i", values), array("i", strides), array("i", drops), self.SCALE)
+
 
 # Per-ruleset constant buffers, keyed by the ruleset's id (it is kept in the entry, so the id
 # is not reused while the entry lives) and the premiums flag.
