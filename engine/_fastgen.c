@@ -1001,8 +1001,9 @@ static int word_of(const Gen *g, const View *v, const Rec *r, char *out)
     return k;
 }
 
-/* solver.Move.sort_key order: best score first, across before down, then row, column (of the
- * main word's first square on the board) and the word (uppercase before lowercase). */
+/* solver.Move.sort_key order: best key first (the score; or the equity, then the score),
+ * across before down, then row, column (of the main word's first square on the board) and the
+ * word (uppercase before lowercase). */
 static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
 {
     if (x->key != y->key)
