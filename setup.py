@@ -3,7 +3,7 @@ lexicon builder (engine/_fastlex.c).
 
 All project metadata lives in pyproject.toml; this file only declares the C extensions. They
 are optional: without a C compiler or the Python headers the build prints a warning, installs
-the pure-Python package and the engine falls back to engine.movegen (see engine/native.py) and
+the pure-Python package and the search seam falls back to its pure-Python reference (see engine/search/__init__.py) and
 to the pure-Python lexicon builder (engine/lexicon.py).
 """
 

@@ -27,7 +27,6 @@ import os
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from pydantic import ValidationError
 from engine import EngineError, Lexicon, get_ruleset
 
 from . import cli_equity, cli_games, service
+from .cli_text import breakdown_lines, columns, equity_table, table, warning_lines
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
@@ -54,49 +54,6 @@ def lexicon(settings: Settings, name: str | None) -> Lexicon:
 
 def emit(args: argparse.Namespace, answer: dict[str, Any], text: str) -> None:
     print(json.dumps(answer, indent=2, ensure_ascii=False) if args.json else text)
-
-
-def columns(rows: Sequence[Sequence[str]], align: str) -> list[str]:
-    """Rows as aligned text columns; ``align`` has 'l' or 'r' per column; a rule under the head."""
-    widths = [max(len(r[k]) for r in rows) for k in range(len(align))]
-    lines = ["  ".join(r[k].rjust(widths[k]) if a == "r" else r[k].ljust(widths[k]) for k, a in enumerate(align)).rstrip()
-             for r in rows]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return lines
-
-
-def table(result: dict[str, Any]) -> str:
-    if not result["moves"]:
-        return "no legal play"
-    rows = [("rank", "play", "score", "tiles", "leave")]
-    rows += [(str(i), m["notation"], str(m["score"]), str(m["tiles_used"]), m["leave"] or "-")
-             for i, m in enumerate(result["moves"], 1)]
-    footer = f"{result['game']}, lexicon {result['lexicon']}"
-    if result["total_moves"] is not None:
-        footer += f", {result['total_moves']} legal plays"
-    return "\n".join(columns(rows, "rlrrl") + ["", footer] + warning_lines(result["warnings"]))
-
-
-def warning_lines(warnings: list[dict[str, Any]]) -> list[str]:
-    return [f"warning: {w['message']}" for w in warnings]
-
-
-def breakdown_lines(bd: dict[str, Any]) -> list[str]:
-    """The breakdown in the Crossplay scoring page's order, one word a line."""
-    lines = []
-    for w in bd["words"]:
-        parts = [f"{x['letter']} {x['points']}" + (f" ({x['bonus']})" if x["bonus"] else "") for x in w["letters"]]
-        line = f"  {w['word']}: " + " + ".join(parts) + f" = {w['letter_total']}"
-        if w["word_multiplier"] != 1:
-            line += f" x{w['word_multiplier']}"
-        if w.get("qu_bonus"):
-            line += f" + Qu {w['qu_bonus']}"
-        lines.append(line + f" = {w['score']}")
-    bonus = bd["all_tiles_bonus"]
-    if bonus["points"]:
-        lines.append(f"  {bonus['name']}: +{bonus['points']}")
-    lines.append(f"  total: {bd['total']}")
-    return lines
 
 
 def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
@@ -124,7 +81,7 @@ def cmd_best(args: argparse.Namespace, settings: Settings) -> int:
     rules = get_ruleset(args.game.lower())
     result = service.best_moves_payload(rules, lexicon(settings, args.lexicon), req, settings.default_limit,
                                         settings.deadline())
-    emit(args, result, cli_equity.table(result) if args.rank_by == "equity" else table(result))
+    emit(args, result, equity_table(result) if args.rank_by == "equity" else table(result))
     return 0
 
 

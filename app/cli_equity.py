@@ -1,5 +1,4 @@
-"""Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``, and the equity table of
-``best --rank-by equity``.
+"""Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``.
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
     wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|FILE] [--json]
@@ -11,38 +10,17 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from engine.abtest import ab_test
 from engine.game import game_rules
-from engine.leaves import LeaveValues, dumps, parse, shipped
-from engine.players import EquityPlayer, GreedyPlayer, Player
-from engine.train_leaves import train
+from engine.strategy.abtest import ab_test
+from engine.strategy.leaves import LeaveValues, dumps, parse, shipped
+from engine.strategy.players import EquityPlayer, GreedyPlayer, Player
+from engine.strategy.train_leaves import train
 
 from .settings import Settings
 from .store import make_store
 
 LEAVE_GAMES = ("crossplay", "scrabble", "wwf")
-
-
-def table(result: dict[str, Any]) -> str:
-    """``best --rank-by equity``: plays, exchanges and the pass in one ranking."""
-    from .cli import columns, warning_lines
-
-    items = [(m["rank"], m["notation"], str(m["score"]), m["leave"] or "-", m["leave_value"], m["equity"])
-             for m in result["moves"]]
-    items += [(x["rank"], "pass" if x["kind"] == "pass" else f"exchange {x['thrown']}", "0", x["kept"] or "-",
-               x["leave_value"], x["equity"]) for x in result.get("exchanges") or []]
-    if not items:
-        return "no legal play"
-    items.sort(key=lambda it: it[0])
-    rows = [("rank", "play", "score", "leave", "value", "equity")]
-    rows += [(str(r), p, s, lv, f"{v:+.3f}", f"{e:.3f}") for r, p, s, lv, v, e in items]
-    eq = result["equity"]
-    footer = f"{result['game']}, lexicon {result['lexicon']}, bag {eq['bag_size']}: {eq['end_rule']}"
-    if result["total_moves"] is not None:
-        footer += f", {result['total_moves']} legal plays"
-    return "\n".join(columns(rows, "rlrlrr") + ["", footer] + warning_lines(result["warnings"]))
 
 
 def read_values(path: str, game: str) -> LeaveValues:

@@ -17,8 +17,8 @@ from pathlib import Path
 from engine.analyze import grade, table
 from engine.game import Game, game_rules
 from engine.gcg import decode, read_gcg, write_gcg
-from engine.players import PLAYERS
-from engine.selfplay import play_games
+from engine.strategy.players import PLAYERS
+from engine.strategy.selfplay import play_games
 
 from .schemas_games import analyze_out
 from .settings import Settings

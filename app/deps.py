@@ -14,7 +14,7 @@ from typing import Annotated, TypeVar
 from fastapi import Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
 
-from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, native
+from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
 
 from .limits import Gate
 from .observability import solving
@@ -92,7 +92,7 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
             return answer(lex)
 
     key = name or settings.default_lexicon
-    if not expensive and native.available and store.status(key)[1] is not None:
+    if not expensive and search.instant() and store.status(key)[1] is not None:
         return run()
     return await run_in_threadpool(run)
 

@@ -18,10 +18,8 @@ from engine import (
     board_findings,
     check_play,
     end_game,
-    equity,
     find_moves,
     get_ruleset,
-    leaves,
     parse_notation,
     placements_from_word,
     position,
@@ -29,7 +27,8 @@ from engine import (
     unseen_tiles,
 )
 from engine.game import game_rules
-from engine.solver import check_deadline
+from engine.plays import check_deadline
+from engine.strategy import equity, leaves
 
 from .cgp_fields import cgp_after
 from .errors import InvalidFilterError, RequestError, error_body
@@ -175,7 +174,7 @@ def equity_payload(
     rules: Ruleset, lex: Lexicon, req: MovesIn, pos: Position, flt: MoveFilter | None, limit: int,
     deadline: float | None,
 ) -> dict:
-    """MovesOut ranked by equity (engine.equity): plays with equity, leave value and rank, and
+    """MovesOut ranked by equity (engine.strategy.equity): plays with equity, leave value and rank, and
     with ``exchanges`` the exchanges and the pass among the best candidates."""
     if not leaves.available(rules.name):
         raise leaves.NoLeaveValuesError(

@@ -6,11 +6,16 @@ Pure Python, no web imports. Typical use::
     rules = get_ruleset("crossplay")
     result = find_moves(position(rules, None, "QUIXOTE"), default_lexicon(), limit=5)
 
-See ``engine.errors`` for the exception tree and ``engine.solver`` for the ranking order.
+The layers, from the bottom: the game's rules as data (``engine.rules``, ``engine.board``,
+``engine.scoring``, ``engine.game``), the search's vocabulary (``engine.plays``: positions,
+plays, filters, queries), the one search seam (``engine.search``, over the compiled core and
+the pure-Python reference), the entry points built on it (``engine.solver``), and what judges
+plays beyond their score (``engine.strategy``: leaves, equity, players, self-play, A/B). See
+``engine.errors`` for the exception tree, ``engine.plays`` for the ranking order and
+``docs/design.md`` for the whole picture.
 """
 
 from .breakdowns import Breakdowns
-from .endgame import Adjustment, end_game
 from .errors import (
     EngineError,
     IllegalPlayError,
@@ -25,24 +30,21 @@ from .errors import (
     UnknownLexiconError,
     WordFileError,
 )
+from .game_end import Adjustment, end_game
 from .lexicon import Lexicon, from_words, load_word_file
 from .lexicons import LexiconStore, default_lexicon
 from .notation import Notation, parse_notation
+from .plays import Found, Move, MoveFilter, Position, Query, Tile, position
 from .rules import GAMES, Ruleset, get_ruleset
 from .scoring import Breakdown, score_play
 from .solver import (
-    Move,
-    MoveFilter,
     PlayCheck,
-    Position,
     Ranking,
     Result,
-    Tile,
     breakdown,
     check_play,
     find_moves,
     placements_from_word,
-    position,
     rank_of,
     rank_play,
 )
@@ -57,6 +59,7 @@ __all__ = [
     "Breakdowns",
     "EngineError",
     "Finding",
+    "Found",
     "IllegalPlayError",
     "InvalidBoardError",
     "InvalidRackError",
@@ -69,6 +72,7 @@ __all__ = [
     "MoveFilter",
     "PlayCheck",
     "Position",
+    "Query",
     "Result",
     "Ruleset",
     "RulesetError",

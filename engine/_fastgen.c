@@ -1,4 +1,4 @@
-/* Compiled core of the Scrabble-family move generator (optional; see engine/native.py).
+/* Compiled core of the Scrabble-family move generator (optional; see engine/search/compiled.py).
  *
  * A port of engine.movegen: the cross-checks and anchors (movegen.cross_checks, .anchors),
  * the GADDAG walk (view_search's record, right, after_left, left and run) with the same
@@ -1939,13 +1939,13 @@ static PyMethodDef methods[] = {
      "dchild, droot, gaddag, keep, prune, rank, scores[, min_length, no_blanks, "
      "square, need]) -> (count, plays, scores)\n\n"
      "The plays of a board's views, as engine.movegen.view_search generates them (see "
-     "engine/native.py)."},
+     "engine/search/compiled.py)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "engine._fastgen",
-    "Compiled core of the Scrabble-family move generator (see engine/native.py).", -1, methods,
+    "Compiled core of the Scrabble-family move generator (see engine/search/compiled.py).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

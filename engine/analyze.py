@@ -24,13 +24,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from . import search
 from .board import BLANK, LETTER_MASK, format_board, tile_char
 from .errors import IllegalPlayError, TimeBudgetExceeded
 from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
 from .gcg import Entry, Imported, gcg_word, position_text
 from .lexicon import Lexicon
+from .plays import Position, top_moves
 from .rules import LETTERS
-from .solver import Position, _raw_squares, all_raw_plays, check_play, materialise, top_moves
+from .solver import check_play, place_among
 
 
 @dataclass(frozen=True)
@@ -116,18 +118,6 @@ def _end_rescore(rules: GameRules, turn: Turn, others_have_lines: bool) -> int:
     return value if others_have_lines else 2 * value
 
 
-def _rank(pos: Position, raws: list, turn_tiles: list[tuple[int, str, bool]]) -> int | None:
-    n = pos.rules.size
-    for r in raws:
-        mine = sorted((i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in _raw_squares(n, r))
-        if mine == turn_tiles:
-            better = sum(1 for x in raws if x[0] > r[0])
-            me = materialise(pos.rules, pos.cells, r).sort_key()
-            ties = sum(1 for x in raws if x[0] == r[0] and materialise(pos.rules, pos.cells, x).sort_key() < me)
-            return better + ties + 1
-    return None
-
-
 def grade(
     imported: Imported,
     lex: Lexicon,
@@ -196,7 +186,7 @@ def grade(
         short = False
         if turn.rack and not out_of_time:
             try:
-                raws = all_raw_plays(pos, lex, True, deadline)
+                raws = search.every_play(pos, lex, True, deadline)
                 total = len(raws)
                 moves = top_moves(pos, raws, best)
                 tops = tuple(BestPlay(f"{position_text(m)} {gcg_word(rs, cells, m)}", m.score) for m in moves)
@@ -205,7 +195,7 @@ def grade(
                 left_total[turn.player] += points_left
                 if turn.kind == PLAY and valid:
                     target = sorted((i, LETTERS[(c & LETTER_MASK) - 1], bool(c & BLANK)) for i, c in placements(rs, turn.move))  # type: ignore[arg-type]
-                    rank = _rank(pos, raws, target)
+                    rank = place_among(pos, raws, target)
             except TimeBudgetExceeded:
                 out_of_time = True
         if turn.rack and out_of_time:

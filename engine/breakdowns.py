@@ -19,9 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from .board import BLANK, LETTER_MASK
+from .plays import Move, Position
 from .rules import Ruleset
 from .scoring import tile_text
-from .solver import Move, Position
 
 _QU = 17  # the letter code of Q (Upwords' Qu tile)
 _TEXT: dict[bool, list[str]] = {}  # by qu_tile: each tile code's scoring.tile_text ("A", "a" for a blank, "Qu")

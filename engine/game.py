@@ -41,9 +41,10 @@ from functools import cache
 from .board import BLANK, LETTER_MASK
 from .errors import IllegalTurnError, RulesetError
 from .lexicon import Lexicon
+from .plays import Move, Position
 from .rules import LETTERS, RULESET_DIR, Ruleset, get_ruleset
 from .scoring import score_play
-from .solver import Move, Position, check_geometry, check_play, check_rack
+from .solver import check_geometry, check_play, check_rack
 from .upwords import check_stacking
 
 PLAY, EXCHANGE, PASS, WITHDRAWN, BONUS, PENALTY, END = (

@@ -49,8 +49,9 @@ from .game import (
 )
 from .lexicon import Lexicon, from_words
 from .notation import parse_square, square_text
+from .plays import Move, Position
 from .rules import Ruleset
-from .solver import Move, Position, check_play
+from .solver import check_play
 
 _EMPTY_LEXICON: Lexicon | None = None
 RACK = re.compile(r"^[A-Za-z?]*$")

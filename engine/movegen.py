@@ -22,11 +22,6 @@ from .rules import Ruleset
 
 ALL_LETTERS = ((1 << 27) - 1) & ~1  # bits 1..26
 
-# A raw play as the generator emits it: (score, down, line, start, length, placements):
-# line and start are the view row and column of the main word's first square, placements
-# (square index in the view, code). Cheap to build; materialised into a Move only for the
-# plays that are returned.
-RawPlay = tuple[int, bool, int, int, int, tuple[tuple[int, int], ...]]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Unseen tiles: the game's tiles that are neither on the board nor on the rack.
 
-Counted from a checked :class:`~engine.solver.Position`, so a position that uses more tiles
+Counted from a checked :class:`~engine.plays.Position`, so a position that uses more tiles
 of a letter than the game has is refused before anything is counted. A blank on the board
 (lowercase) counts as a blank, not as its letter.
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .board import BLANK, LETTER_MASK
+from .plays import Position
 from .rules import LETTERS
-from .solver import Position
 
 VOWELS = frozenset("AEIOU")
 

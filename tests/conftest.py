@@ -79,12 +79,13 @@ def random_rack(rng: random.Random, size: int, blanks: int) -> str:
     return letters + "?" * blanks
 
 
-@pytest.fixture(params=["python", "native"])
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run a test against the pure-Python generator and against the compiled core."""
-    from engine import native
+@pytest.fixture(params=["reference", "compiled"])
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run a test against each implementation of the search seam: the pure-Python reference
+    and the compiled core."""
+    from engine import search
 
-    if request.param == "native" and native._fastgen is None:
+    if request.param not in search.IMPLEMENTATIONS:
         pytest.skip("the compiled core (engine._fastgen) is not built on this machine")
-    monkeypatch.setattr(native, "available", request.param == "native")
-    return request.param
+    with search.using(request.param):
+        yield request.param

@@ -658,7 +658,7 @@ def test_cheap_solves_run_on_the_event_loop_and_the_rest_in_the_threadpool(
         return await real(fn)
 
     monkeypatch.setattr(app.deps, "run_in_threadpool", counted)
-    monkeypatch.setattr(app.deps.native, "available", True)
+    monkeypatch.setattr(app.deps.search, "instant", lambda: True)  # as with the compiled core
     board = ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7
     quixote = {"board": board, "rack": "ERST", "limit": 5}
     cheap = [moves(client, "scrabble", **quixote),
@@ -672,7 +672,7 @@ def test_cheap_solves_run_on_the_event_loop_and_the_rest_in_the_threadpool(
         m.setattr(store, "status", lambda name: ("loading", None))
         assert moves(client, "scrabble", **quixote) == cheap[0]  # the same answer either way
     assert len(hops) == 4
-    monkeypatch.setattr(app.deps.native, "available", False)
+    monkeypatch.setattr(app.deps.search, "instant", lambda: False)  # as with the pure-Python reference
     assert moves(client, "scrabble", **quixote) == cheap[0]
     assert len(hops) == 5
 

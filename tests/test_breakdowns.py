@@ -13,9 +13,10 @@ from engine import GAMES, Lexicon, breakdown, get_ruleset, position
 from engine.board import BLANK, parse_rack
 from engine.breakdowns import Breakdowns
 from engine.game import game_rules, replay
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.selfplay import play_game
-from engine.solver import Position, find_moves
+from engine.plays import Position
+from engine.solver import find_moves
+from engine.strategy.players import GreedyPlayer, RandomPlayer
+from engine.strategy.selfplay import play_game
 
 
 def same_json(pos: Position, lex: Lexicon, premiums: bool) -> int:

@@ -71,8 +71,8 @@ def test_random_positions_round_trip(cgp: CGP) -> None:
 def test_selfplay_position_round_trip(lex) -> None:  # type: ignore[no-untyped-def]
     from engine.board import format_board
     from engine.game import game_rules, replay
-    from engine.players import GreedyPlayer
-    from engine.selfplay import play_game
+    from engine.strategy.players import GreedyPlayer
+    from engine.strategy.selfplay import play_game
 
     rules = game_rules("scrabble")
     game = play_game(rules, lex, [GreedyPlayer(), GreedyPlayer()], 3)

@@ -17,16 +17,17 @@ from app.main import create_app
 from app.schemas import MovesOut
 from app.settings import Settings
 from engine import RulesetError, position
-from engine.abtest import ab_test
-from engine.equity import Candidate, LeaveTable, default_bag_size, end_leave_milli, rank_by_equity
 from engine.game import EXCHANGE, PASS, PLAY, game_rules, replay, tile_counts
-from engine.leaves import LeaveValues, dumps, features, key_counts, leave_key, parse, shipped, zero
 from engine.lexicon import Lexicon
-from engine.players import EquityPlayer, GreedyPlayer, RandomPlayer
-from engine.selfplay import play_game, view_for
-from engine.solver import MoveFilter, _raw_matches, all_raw_plays, materialise
+from engine.plays import MoveFilter, matches, materialise
+from engine.search import every_play
+from engine.strategy.abtest import ab_test
+from engine.strategy.equity import Candidate, LeaveTable, default_bag_size, end_leave_milli, rank_by_equity
+from engine.strategy.leaves import LeaveValues, dumps, features, key_counts, leave_key, parse, shipped, zero
+from engine.strategy.players import EquityPlayer, GreedyPlayer, RandomPlayer
+from engine.strategy.selfplay import play_game, view_for
+from engine.strategy.train_leaves import Stats, fit, train
 from engine.tiles import unseen_tiles
-from engine.train_leaves import Stats, fit, train
 
 LEAVE_GAMES = ("crossplay", "scrabble", "wwf")
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -39,7 +40,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 def test_shipped_files_load_and_validate(game: str) -> None:
     v = shipped(game)
     assert v.game == game and v.lexicon == "word-list"
-    text = Path(f"engine/leavedata/{game}.json").read_text()
+    text = Path(f"engine/strategy/leavedata/{game}.json").read_text()
     assert len(text) < 2_000_000
     again = parse(text, game)
     assert again.table == v.table and again.weights == v.weights
@@ -94,13 +95,13 @@ def brute_force(pos, lex, values, rules, bag, unseen, limit, exchanges, flt=None
     """Every legal play valued and sorted, with no pruning."""
     table = LeaveTable(values, rules, pos.rack, bag, unseen)
     cands = []
-    for raw in all_raw_plays(pos, lex):
-        if flt is not None and not _raw_matches(pos.rules, pos.cells, raw, flt):
+    for raw in every_play(pos, lex):
+        if flt is not None and not matches(pos.rules, pos.cells, raw, flt):
             continue
-        milli = table.of_raw(raw)
+        milli = table.of_tiles(raw[5])[0]
         move = materialise(pos.rules, pos.cells, raw)
         cands.append(Candidate(PLAY, move, "", "", raw[0], milli))
-    from engine.equity import other_candidates
+    from engine.strategy.equity import other_candidates
 
     cands += other_candidates(table, rules, bag, exchanges, exchanges)
     cands.sort(key=Candidate.sort_key)

@@ -73,8 +73,8 @@ _RECORD: list[str] = []
 def _record(lex) -> list[str]:  # type: ignore[no-untyped-def]
     if not _RECORD:
         from engine.gcg import write_gcg
-        from engine.players import GreedyPlayer, RandomPlayer
-        from engine.selfplay import play_game
+        from engine.strategy.players import GreedyPlayer, RandomPlayer
+        from engine.strategy.selfplay import play_game
 
         game = play_game(game_rules("scrabble"), lex, [RandomPlayer(1), GreedyPlayer()], 1)
         _RECORD.extend(write_gcg(game).splitlines())

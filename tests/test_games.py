@@ -27,9 +27,9 @@ from engine.game import (
     tile_counts,
 )
 from engine.gcg import read_gcg, write_gcg
-from engine.players import GreedyPlayer, RandomPlayer
-from engine.selfplay import play_game, play_games
 from engine.solver import check_play
+from engine.strategy.players import GreedyPlayer, RandomPlayer
+from engine.strategy.selfplay import play_game, play_games
 
 SEEDS = st.integers(min_value=0, max_value=10**9)
 FEW = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

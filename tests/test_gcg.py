@@ -114,8 +114,8 @@ def test_end_lines_both_conventions(lex) -> None:  # type: ignore[no-untyped-def
 @pytest.mark.parametrize("name", ["scrabble", "upwords"])
 def test_each_graded_turn_gives_the_board_before_it(lex, name: str) -> None:  # type: ignore[no-untyped-def]
     from engine.board import format_board
-    from engine.players import GreedyPlayer
-    from engine.selfplay import play_game
+    from engine.strategy.players import GreedyPlayer
+    from engine.strategy.selfplay import play_game
 
     rules = game_rules(name)
     game = play_game(rules, lex, [GreedyPlayer(), GreedyPlayer()], seed=3)

@@ -12,19 +12,20 @@ from hypothesis import strategies as st
 
 from engine import Lexicon, Ruleset, breakdown, get_ruleset, position, score_play
 from engine.board import BLANK, format_board, parse_rack
-from engine.movegen import RawPlay
-from engine.solver import Position, _raw_squares, all_raw_plays, find_moves, materialise
+from engine.plays import Position, RawPlay, materialise, raw_squares
+from engine.search import every_play
+from engine.solver import find_moves
 
 PlayKey = frozenset[tuple[int, int, str, bool]]
 
 
 def play_key(n: int, raw: RawPlay) -> PlayKey:
-    return frozenset((i // n + 1, i % n + 1, chr(64 + (c & 31)), bool(c & BLANK)) for i, c in _raw_squares(n, raw))
+    return frozenset((i // n + 1, i % n + 1, chr(64 + (c & 31)), bool(c & BLANK)) for i, c in raw_squares(n, raw))
 
 
 def generated(pos: Position, lex: Lexicon, premiums: bool = True) -> dict[PlayKey, int]:
     out: dict[PlayKey, int] = {}
-    for raw in all_raw_plays(pos, lex, premiums):
+    for raw in every_play(pos, lex, premiums):
         key = play_key(pos.rules.size, raw)
         assert key not in out, f"play generated twice: {sorted(key)}"
         out[key] = raw[0]
@@ -38,10 +39,10 @@ def random_position(rng: random.Random, rules: Ruleset, lex: Lexicon, junk: bool
     cells = [0] * (n * n)
     for _ in range(rng.randint(0, 4)):
         rack = parse_rack(rules, "".join(rng.choice(SMALL_ALPHABET) for _ in range(4)))
-        raws = all_raw_plays(Position(rules, cells, rack), lex)
+        raws = every_play(Position(rules, cells, rack), lex)
         if not raws:
             break
-        for i, code in _raw_squares(n, rng.choice(raws)):
+        for i, code in raw_squares(n, rng.choice(raws)):
             cells[i] = code
     if junk:
         for _ in range(rng.randint(1, 6)):
@@ -77,7 +78,7 @@ def test_every_generated_play_rescores_identically(seed: int, game: str, lex: Le
     rack = "".join(rng.choice("ABCDEFGHIJKLMNOPRSTUVWY") for _ in range(rng.randint(3, 6))) + "?" * rng.choice([0, 1])
     pos = Position(rules, pos.cells, parse_rack(rules, rack))
     for premiums in (True, False):
-        for raw in all_raw_plays(pos, lex, premiums):
+        for raw in every_play(pos, lex, premiums):
             move = materialise(rules, pos.cells, raw)
             bd = breakdown(pos, move, premiums)
             assert bd.total == raw[0], move.notation
@@ -153,8 +154,8 @@ def test_authoritative_scorer_matches_brute_force_on_a_full_board(lex: Lexicon) 
 
     from engine.rules import RULESET_DIR
     data = json.loads((RULESET_DIR / "scrabble.json").read_text())
-    for raw in all_raw_plays(pos, lex)[:400]:
-        pl = [(i // 15 + 1, i % 15 + 1, chr(64 + (c & 31)), bool(c & BLANK)) for i, c in _raw_squares(15, raw)]
+    for raw in every_play(pos, lex)[:400]:
+        pl = [(i // 15 + 1, i % 15 + 1, chr(64 + (c & 31)), bool(c & BLANK)) for i, c in raw_squares(15, raw)]
         assert brute_force_score(data, board, pl) == raw[0]
 
 
@@ -162,7 +163,7 @@ def test_authoritative_scorer_matches_brute_force_on_a_full_board(lex: Lexicon) 
 def test_premiums_off_scores_face_value(game: str, lex: Lexicon) -> None:
     rules = get_ruleset(game)
     pos = position(rules, None, "RETAINS")
-    for raw in all_raw_plays(pos, lex, premiums=False)[:50]:
+    for raw in every_play(pos, lex, premiums=False)[:50]:
         move = materialise(rules, pos.cells, raw)
         face = sum(rules.values[ord(t.letter) - 64] for t in move.tiles if not t.blank)
         assert raw[0] == face + (rules.bonus_points if move.tiles_used == 7 else 0)
@@ -193,11 +194,11 @@ def test_best_first_top_n_equals_full_enumeration(seed: int, game: str, limit: i
        no_blanks=st.booleans(), square=st.sampled_from([None, None, (8, 8), (7, 9), (9, 6)]))
 def test_filters_agree_between_python_and_the_compiled_core(
     seed: int, game: str, min_length: int, contains: str, no_blanks: bool, square: tuple[int, int] | None,
-    lex: Lexicon, monkeypatch: pytest.MonkeyPatch,
+    lex: Lexicon,
 ) -> None:
-    from engine import MoveFilter, native
+    from engine import MoveFilter, search
 
-    if native._fastgen is None:
+    if "compiled" not in search.IMPLEMENTATIONS:
         pytest.skip("the compiled core (engine._fastgen) is not built on this machine")
     rules = get_ruleset(game)
     rng = random.Random(seed)
@@ -206,7 +207,7 @@ def test_filters_agree_between_python_and_the_compiled_core(
     pos = Position(rules, base.cells, parse_rack(rules, rack))
     flt = MoveFilter(min_length=min_length, contains=contains, square=square, no_blanks=no_blanks)
     results = []
-    for compiled in (False, True):
-        monkeypatch.setattr(native, "available", compiled)
-        results.append(find_moves(pos, lex, limit=15, flt=flt, count=True))
+    for name in ("reference", "compiled"):
+        with search.using(name):
+            results.append(find_moves(pos, lex, limit=15, flt=flt, count=True))
     assert results[0] == results[1]

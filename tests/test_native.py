@@ -1,4 +1,4 @@
-"""The compiled move generator (engine._fastgen via engine.native) against the Python one.
+"""The compiled move generator (engine._fastgen via engine.search.compiled) against the Python one.
 
 engine.movegen is the reference (it is checked against a brute force in test_generator.py);
 the C core must produce exactly the same plays with the same scores. Skipped as a whole only
@@ -28,11 +28,12 @@ except ImportError:  # pragma: no cover - only on installs without a compiler
 from conftest import SMALL_ALPHABET, small_rules
 from test_generator import generated, play_key, random_position
 
-from engine import Lexicon, find_moves, get_ruleset, native, position
+from engine import Lexicon, find_moves, get_ruleset, position, search
 from engine.board import parse_rack
-from engine.movegen import RawPlay, View, generate_view, views
+from engine.movegen import View, generate_view, views
+from engine.plays import Position, RawPlay, raw_squares
 from engine.rules import Ruleset
-from engine.solver import Position, all_raw_plays
+from engine.search import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = {"crossplay": [0, 1, 2, 3], "scrabble": [0, 1, 2], "wwf": [0, 1, 2]}
@@ -45,7 +46,7 @@ def python_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int]) -> li
 
 
 def native_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> tuple[int, list[RawPlay]]:
-    count, plays, _ = native.search(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
+    count, plays, _ = compiled.search(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
     return count, plays
 
 
@@ -66,12 +67,12 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
     assert count == len(plays) == len(expected)
     assert keyed(n, plays) == expected
     # view by view: the very same tuples in the very same order
-    for which, view in zip((native.ACROSS, native.DOWN), views(rules, pos.cells, premiums), strict=True):
+    for which, view in zip((compiled.ACROSS, compiled.DOWN), views(rules, pos.cells, premiums), strict=True):
         py = python_view(rules, lex, view, pos.rack)
-        c, mine, scores = native.search(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
+        c, mine, scores = compiled.search(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
                                         premiums=premiums)
         assert mine == py and c == len(py) and scores == [5, 7]
-        c0, none, _ = native.search(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
+        c0, none, _ = compiled.search(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
         assert c0 == len(py) and none == []
     assert pos.rack == rack_before
     all_scores = sorted(expected.values(), reverse=True)
@@ -83,8 +84,8 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
         scores: list[int] = []
         kept: list[RawPlay] = []
         total = 0
-        for which in (native.ACROSS, native.DOWN):
-            c, p, scores = native.search(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
+        for which in (compiled.ACROSS, compiled.DOWN):
+            c, p, scores = compiled.search(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
                                          premiums=premiums)
             total += c
             kept += p
@@ -97,7 +98,7 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
             assert top <= got.keys()
         # pruned, best-first over both views: exactly the plays scoring at least the keep-th
         # best score (ties included), and the same heap
-        _, pruned, pscores = native.search(rules, lex, pos.cells, pos.rack, keep, prune=True,
+        _, pruned, pscores = compiled.search(rules, lex, pos.cells, pos.rack, keep, prune=True,
                                            premiums=premiums)
         assert sorted(pscores, reverse=True) == all_scores[:keep]
         got = keyed(n, pruned)
@@ -147,15 +148,16 @@ def test_bench_positions_counts_and_top_20(lex: Lexicon) -> None:
             continue  # Upwords has its own generator (engine.upwords); the C core is not for it
         checked += 1
         pos = position(rules, p["board"], p["rack"])
-        raws = all_raw_plays(pos, lex)
+        with search.using("reference"):
+            raws = search.every_play(pos, lex)
         count, plays = native_plays(pos, lex)
         assert count == len(raws), p["id"]
         best = heapq.nlargest(20, (r[0] for r in raws))
         assert heapq.nlargest(20, (r[0] for r in plays)) == best, p["id"]
-        c, _, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20)
+        c, _, scores = compiled.search(pos.rules, lex, pos.cells, pos.rack, 20)
         assert c == len(raws)
         assert sorted(scores, reverse=True) == best, p["id"]
-        _, kept, scores = native.search(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
+        _, kept, scores = compiled.search(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
         assert sorted(scores, reverse=True) == best, p["id"]
         assert sorted(r[0] for r in kept) == sorted(s for s in (r[0] for r in raws) if s >= best[-1]), p["id"]
         # the pruned search ranked in C == the full enumeration ranked in Python
@@ -174,8 +176,8 @@ def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
     d = lex.dawg
     return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
             array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
-            rules.bonus_points, native.BOTH, d.mask, d.first, d.child, d.root,
-            native._packed_gaddag(lex), -1, False, False, []]
+            rules.bonus_points, compiled.BOTH, d.mask, d.first, d.child, d.root,
+            compiled._packed_gaddag(lex), -1, False, False, []]
 
 
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
@@ -222,13 +224,13 @@ def test_pack_checks_the_gaddag_once(lex: Lexicon) -> None:
 
 
 def test_pure_python_switch() -> None:
-    code = "from engine import native; print(native.available)"
+    code = "from engine import search; print(search.implementation())"
     env = dict(os.environ, WORDSOLVER_PURE_PYTHON="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
-    assert out.stdout.strip() == "False", out.stderr
+    assert out.stdout.strip() == "reference", out.stderr
     env["WORDSOLVER_PURE_PYTHON"] = ""
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=ROOT)
-    assert out.stdout.strip() == "True", out.stderr
+    assert out.stdout.strip() == "compiled", out.stderr
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -236,7 +238,6 @@ def test_pure_python_switch() -> None:
        limit=st.sampled_from([1, 3, 20]), filtered=st.booleans(), data=st.data())
 def test_pruned_top_n_equals_full_enumeration_with_blanks(
     seed: int, game: str, limit: int, filtered: bool, data: st.DataObject, lex: Lexicon,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """find_moves without count (best-first, pruned) returns exactly the full enumeration's
     top N, blanks included, on both backends, and the two backends agree."""
@@ -249,12 +250,12 @@ def test_pruned_top_n_equals_full_enumeration_with_blanks(
     pos = Position(rules, base.cells, random_rack(rng, game, "ABCDEFGHIJKLMNOPQRSTUVWXYZ", blanks))
     flt = MoveFilter(min_length=3, contains="E") if filtered else None
     results = []
-    for compiled in (True, False):
-        if not compiled and blanks > 1:
+    for name in ("compiled", "reference"):
+        if name == "reference" and blanks > 1:
             continue  # the Python generator is slow with many blanks; it is checked play for play above
-        monkeypatch.setattr(native, "available", compiled)
-        pruned = find_moves(pos, lex, limit=limit, flt=flt, count=False)
-        full = find_moves(pos, lex, limit=limit, flt=flt, count=True)
+        with search.using(name):
+            pruned = find_moves(pos, lex, limit=limit, flt=flt, count=False)
+            full = find_moves(pos, lex, limit=limit, flt=flt, count=True)
         assert pruned.moves == full.moves
         results.append(pruned.moves)
     assert all(r == results[0] for r in results)
@@ -269,7 +270,6 @@ def test_upwords_native_equals_python(seed: int, plural_rule: bool, lex: Lexicon
     """The compiled Upwords generator emits exactly engine.upwords.generate's plays, scores and
     order, on boards built from random legal plays (real stacks, the Qu tile included)."""
     from engine import upwords
-    from engine.solver import _raw_squares
 
     rules = get_ruleset("upwords")
     n = rules.size
@@ -284,17 +284,17 @@ def test_upwords_native_equals_python(seed: int, plural_rule: bool, lex: Lexicon
     for _ in range(rng.randint(0, 10)):
         rack = parse_rack(rules, "".join(rng.choice(UP_ALPHABET) for _ in range(rng.randint(1, 7))))
         before = list(rack)
-        mine = native.upwords(rules, lex, cells, heights, rack, plural_rule)
+        mine = compiled.upwords(rules, lex, cells, heights, rack, plural_rule)
         assert rack == before
         assert mine == python_plays(rack)
         if not mine:
             continue
-        for i, code in _raw_squares(n, rng.choice(mine)):
+        for i, code in raw_squares(n, rng.choice(mine)):
             cells[i] = code
             heights[i] += 1
 
 
-@pytest.mark.skipif(native._fastgen is None, reason="the compiled core is not built")
+@pytest.mark.skipif(compiled._fastgen is None, reason="the compiled core is not built")
 @pytest.mark.parametrize("count", [True, False])
 def test_the_compiled_search_stops_at_its_deadline(lex: Lexicon, count: bool) -> None:
     """Inside one anchor's walk too: an empty board with three blanks has one anchor a view."""

@@ -21,8 +21,9 @@ from engine import (
     position,
 )
 from engine.board import format_board, parse_rack
+from engine.plays import Position, raw_squares
 from engine.rules import Ruleset
-from engine.solver import Position, _raw_squares, all_raw_plays
+from engine.search import every_play
 
 UP = get_ruleset("upwords")
 
@@ -152,18 +153,18 @@ def test_generator_equals_brute_force(seed: int, n: int, up_words: set[str]) -> 
     cells, heights = [0] * (n * n), [0] * (n * n)
     for _ in range(rng.randint(0, 12)):  # random legal plays build real stacks
         rack = parse_rack(rules, "".join(rng.choice(UP_ALPHABET) for _ in range(4)))
-        raws = all_raw_plays(Position(rules, cells, rack, heights), lex)
+        raws = every_play(Position(rules, cells, rack, heights), lex)
         if not raws:
             break
-        for i, code in _raw_squares(n, rng.choice(raws)):
+        for i, code in raw_squares(n, rng.choice(raws)):
             cells[i] = code
             heights[i] += 1
     rack = "".join(rng.choice(UP_ALPHABET) for _ in range(rng.randint(1, 6)))
     board = format_board(rules, cells)
     hs = ["".join(str(heights[r * n + c]) for c in range(n)) for r in range(n)]
     mine: dict = {}
-    for raw in all_raw_plays(Position(rules, cells, parse_rack(rules, rack), heights), lex):
-        key = frozenset((i // n + 1, i % n + 1, chr(64 + (code & 31))) for i, code in _raw_squares(n, raw))
+    for raw in every_play(Position(rules, cells, parse_rack(rules, rack), heights), lex):
+        key = frozenset((i // n + 1, i % n + 1, chr(64 + (code & 31))) for i, code in raw_squares(n, raw))
         assert key not in mine
         mine[key] = raw[0]
     assert mine == brute_force_upwords(board, hs, rack, up_words), (board, hs, rack)

@@ -5,7 +5,7 @@ round's values (round 1 starts from zero values: equity = score, exchanges weigh
 For every play or exchange after which tiles remain in the bag, the tiles kept (the leave)
 are credited with what followed: the score of the same player's next turn plus the value,
 under the round's values, of the leave that turn kept (0 when the bag is then empty). The
-round's samples are fitted by ridge least squares to the model of ``engine.leaves``
+round's samples are fitted by ridge least squares to the model of ``engine.strategy.leaves``
 (features: tiles held once/twice/three times, vowel/consonant balance, QU; an intercept that
 is dropped, so the empty leave is worth 0); then every leave seen at least ``min_count``
 times (and every single tile) gets a table entry: the model's value plus its own mean
@@ -27,11 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .game import EXCHANGE, PLAY, Game, game_rules, replay, subtract, tile_counts, tiles_of_move
+from ..game import EXCHANGE, PLAY, Game, game_rules, replay, subtract, tile_counts, tiles_of_move
+from ..lexicon import Lexicon
+from ..rules import get_ruleset
 from .leaves import LeaveValues, features, key_counts, leave_key, tile_char, zero
-from .lexicon import Lexicon
 from .players import EquityPlayer
-from .rules import get_ruleset
 from .selfplay import play_game
 
 RIDGE = 5.0
@@ -242,6 +242,6 @@ def provenance(ck: Checkpoint, r: int, rounds: int) -> dict:
         "games_per_round": ck.games, "rounds": r, "games": ck.games * r, "seed": ck.seed,
         "samples_last_round": ck.current.n, "lexicon": ck.lexicon,
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
-        "method": "engine.train_leaves: self-play between equity players, each round using the previous round's values",
+        "method": "engine.strategy.train_leaves: self-play between equity players, each round using the previous round's values",
         "command": f"wordsolver train-leaves --game {ck.game} --games {ck.games} --rounds {r} --seed {ck.seed}",
     }

@@ -12,12 +12,12 @@ and the game's rules, so later players (leave-aware, simulating) need nothing mo
   (seeded): not a strong player, but it reaches exchanges, passes and odd endings that a
   greedy game rarely shows, which is what the property tests want.
 
-- ``equity``: the best turn by equity (score plus leave value, ``engine.equity``), exchanges
-  included, with the game's shipped leave values (``engine.leaves``).
+- ``equity``: the best turn by equity (score plus leave value, ``engine.strategy.equity``), exchanges
+  included, with the game's shipped leave values (``engine.strategy.leaves``).
 
 A new player (leave-aware, simulating) is a class with ``choose`` plus an entry in
 :data:`PLAYERS` (name -> factory taking a seed), after which ``wordsolver selfplay --players
-NAME,greedy`` and :func:`engine.selfplay.play_games` can seat it. The game enforces the rules:
+NAME,greedy`` and :func:`engine.strategy.selfplay.play_games` can seat it. The game enforces the rules:
 an exchange the view does not allow, or a play the rack cannot make, is refused with
 ``IllegalTurnError`` when the turn is applied.
 """
@@ -27,14 +27,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from .game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
-from .lexicon import Lexicon
-from .solver import Move, Position, find_moves
-
-if TYPE_CHECKING:
-    from .leaves import LeaveValues
+from ..game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
+from ..lexicon import Lexicon
+from ..plays import Move, Position
+from ..solver import find_moves
+from .equity import rank_by_equity
+from .leaves import LeaveValues, shipped
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ class RandomPlayer:
 
 
 class EquityPlayer:
-    """The best turn by equity (score plus the value of the tiles kept, engine.equity), with
+    """The best turn by equity (score plus the value of the tiles kept, engine.strategy.equity), with
     exchanges weighed against plays whenever the bag allows one; otherwise the same search as
     ``greedy``. Uses the game's shipped leave values unless given others (training)."""
 
@@ -120,9 +120,6 @@ class EquityPlayer:
         self.values = values
 
     def choose(self, view: PlayerView) -> Action:
-        from .equity import rank_by_equity
-        from .leaves import shipped
-
         values = self.values if self.values is not None else shipped(view.rules.name)
         found, _ = rank_by_equity(
             view.position, view.lexicon, values, view.rules, view.bag_size, view.unseen,

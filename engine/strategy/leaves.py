@@ -2,7 +2,7 @@
 
 A leave (the tiles left on the rack after a play or an exchange) is valued by a compact
 model plus a table of frequent exact leaves, both learned by our own self-play
-(``engine.train_leaves``, ``wordsolver train-leaves``):
+(``engine.strategy.train_leaves``, ``wordsolver train-leaves``):
 
 - the **model** is a sum of weights, one per feature the leave has: each tile held at least
   once, twice, three times (so duplicates carry their own penalty), the vowel/consonant
@@ -13,7 +13,7 @@ model plus a table of frequent exact leaves, both learned by our own self-play
 Every value is an integer in thousandths of a point, so sums and comparisons are exact. The
 value of the empty leave is 0; a leave's value is relative to keeping nothing.
 
-Each game's values ship as ``engine/leavedata/{game}.json`` (provenance in the README
+Each game's values ship as ``engine/strategy/leavedata/{game}.json`` (provenance in the README
 beside them). A file is validated when loaded: its format, game, size, the sha256 of its
 content, and that every tile of the game has its single-tile leave in the table; a file that
 fails raises :class:`~engine.errors.RulesetError`. Values belong to the lexicon they were
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from .errors import EngineError, RulesetError
-from .rules import LETTERS, get_ruleset
+from ..errors import EngineError, RulesetError
+from ..rules import LETTERS, get_ruleset
 
 LEAVE_DIR = Path(__file__).with_name("leavedata")
 FORMAT = 1
@@ -171,7 +171,7 @@ def parse(text: str | bytes, game: str, source: str = "leave file") -> LeaveValu
 
 
 def path_for(game: str) -> Path:
-    """``engine/leavedata/{game}.json``, or the same name in ``$WORDSOLVER_LEAVE_DIR`` when
+    """``engine/strategy/leavedata/{game}.json``, or the same name in ``$WORDSOLVER_LEAVE_DIR`` when
     that folder holds one (values a user trained, e.g. for their own lexicon)."""
     own = os.environ.get("WORDSOLVER_LEAVE_DIR")
     if own and (Path(own) / f"{game}.json").is_file():

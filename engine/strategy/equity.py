@@ -19,15 +19,17 @@ Ties are broken deterministically: higher equity first, then plays before exchan
 the pass, then higher score, then the score ranking's own order (direction, row, column,
 word) for plays and the tiles thrown (alphabetical) for exchanges.
 
-With the compiled generator the search itself ranks by equity: every play's key is its
-score x 1000 plus the value of the tiles it keeps (looked up in C from a table of the rack's
-128 or fewer sub-racks), the heap of the best ``limit`` is seeded with the best exchanges
-and pass, and the best-first search stays pruned by score bounds: a play scoring ``s`` is at
-most ``s`` x 1000 plus the best leave a play can keep (per extent of ``k`` new tiles, the best
-leave of ``k`` tiles), so anchors and extents that cannot reach the heap's minimum are skipped.
-With ``count`` every play is visited for the count, and only those that can rank come back.
-The pure-Python search (the reference) enumerates every play and values only those that can
-reach the bar of the best ``limit + MARGIN`` plays by score.
+The plays come from the search seam (:mod:`engine.search`), asked to rank by equity with the
+values of the rack's 128 or fewer sub-racks (:class:`engine.plays.SubrackValues`) and the
+exchanges' and the pass's equities as rivals. With the compiled core the search itself ranks
+by equity: every play's key is its score x 1000 plus the value of the tiles it keeps (looked
+up in C), the heap of the best ``limit`` is seeded with the rivals, and the best-first search
+stays pruned by score bounds: a play scoring ``s`` is at most ``s`` x 1000 plus the best
+leave a play can keep (per extent of ``k`` new tiles, the best leave of ``k`` tiles), so
+anchors and extents that cannot reach the heap's minimum are skipped. With ``count`` every
+play is visited for the count, and only those that can rank come back. The pure-Python
+reference enumerates every play and values only those that can reach the bar of the best
+``limit + MARGIN`` plays by score (engine.search.rank).
 """
 
 from __future__ import annotations
@@ -35,18 +37,14 @@ from __future__ import annotations
 import heapq
 from collections.abc import Sequence
 from itertools import product
-from operator import itemgetter
 from typing import NamedTuple
 
-from . import native
-from .board import BLANK, LETTER_MASK
-from .game import EXCHANGE, PASS, PLAY, GameRules
+from .. import search
+from ..game import EXCHANGE, PASS, PLAY, GameRules
+from ..lexicon import Lexicon
+from ..plays import Move, MoveFilter, Position, Query, SubrackValues, subrack_strides
 from .leaves import LeaveValues, leave_key
-from .lexicon import Lexicon
-from .movegen import RawPlay
-from .solver import Move, MoveFilter, Position, _raw_matches, all_raw_plays, materialise
 
-MARGIN = 40  # plays beyond the limit, best by score, that set the bar (pure-Python search)
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
 
@@ -87,8 +85,6 @@ def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]
     return 0
 
 
-TILE_OF_CODE = [0 if code & BLANK else code & LETTER_MASK if (code & LETTER_MASK) < 27 else 0 for code in range(256)]
-
 END_RULES = {
     "going_out": "bag empty: going out is worth twice the unseen tiles' value, tiles kept cost twice their value",
     "none": "bag empty: tiles kept are worth nothing (equal final turn, no rack penalty), equity is the score",
@@ -111,12 +107,10 @@ class LeaveTable:
         held = [i for i, n in enumerate(rack) if n]
         # (tiles used, leave value, tiles kept as text, tiles used as text), one per sub-rack
         self.subracks: list[tuple[tuple[int, ...], int, str, str]] = []
-        # a sub-rack's index (as the compiled search has it): the sum of its tiles' strides
-        strides, size = native.subrack_strides(self.rack)
-        self._stride_of_code = [strides[t] for t in TILE_OF_CODE]
+        # a sub-rack's index (as the search has it): the sum of its tiles' strides
+        strides, size = subrack_strides(self.rack)
         by_index = [0] * size  # the leave value, by index of the tiles used
         self.kept_by_index = [""] * size  # the tiles kept, by the same index
-        best = None
         for combo in product(*(range(rack[i] + 1) for i in held)):
             kept = [0] * 27
             for i, n in zip(held, combo, strict=True):
@@ -128,26 +122,13 @@ class LeaveTable:
             index = sum(thrown[i] * strides[i] for i in held)
             by_index[index] = milli
             self.kept_by_index[index] = leave_key(kept)
-            if used and (best is None or milli > best):  # (the last sub-rack uses none)
-                best = milli
-        self.max_play_leave = best if best is not None else 0
         self.by_index = by_index
-        self._compiled: native.Leaves | None = None
+        self.values = SubrackValues(self.rack, by_index)  # what the search ranks by
 
     def of_tiles(self, tiles: Sequence[tuple[int, int]]) -> tuple[int, str]:
-        """(leave value, tiles kept) of a play's ``(square, code)`` tiles, by the index of the
-        tiles used: no sorting (the same multiset gives the same sum)."""
-        i = sum([self._stride_of_code[code] for _, code in tiles])
+        """(leave value, tiles kept) of a play's ``(square, code)`` tiles."""
+        i = self.values.index(tiles)
         return self.by_index[i], self.kept_by_index[i]
-
-    def of_raw(self, raw: RawPlay) -> int:
-        return self.of_tiles(raw[5])[0]
-
-    def compiled(self) -> native.Leaves:
-        """The values for the compiled search (built on first use)."""
-        if self._compiled is None:
-            self._compiled = native.Leaves(self.rack, self.by_index)
-        return self._compiled
 
 
 _TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}
@@ -169,57 +150,6 @@ def leave_table(values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_
     table = LeaveTable(values, rules, rack, bag_size, unseen)
     _TABLES[key] = (values, table)
     return table
-
-
-def _play_candidates(pos: Position, raws: list[RawPlay], table: LeaveTable, limit: int, others: list[Candidate]
-                     ) -> list[Candidate]:
-    """The plays that can rank in the top ``limit`` by equity, as candidates. The best plays by
-    score give a bar (the ``limit``-th best equity among them and ``others``); a play whose
-    score plus the best leave any play can keep is below the bar is never valued."""
-    if not raws or limit <= 0:
-        return []
-    by_score = heapq.nlargest(limit + MARGIN, raws, key=itemgetter(0))
-    eq = sorted([r[0] * 1000 + table.of_raw(r) for r in by_score] + [c.equity_milli for c in others], reverse=True)
-    bar = eq[limit - 1] if len(eq) >= limit else None
-    if bar is not None:
-        need = -((table.max_play_leave - bar) // 1000)  # the least score that can reach the bar
-        raws = [r for r in raws if r[0] >= need]
-    valued = [(r[0] * 1000 + table.of_raw(r), r) for r in raws]
-    cutoff = heapq.nlargest(limit, (e for e, _ in valued))[-1]
-    out = []
-    for e, r in valued:
-        if e >= cutoff:
-            milli, kept = table.of_tiles(r[5])
-            out.append(Candidate(PLAY, materialise(pos.rules, pos.cells, r), "", kept, r[0], milli))
-    return out
-
-
-def _native_rank(pos: Position, lex: Lexicon, table: LeaveTable, others: list[Candidate], limit: int,
-                 premiums: bool, flt: MoveFilter | None, count: bool, deadline: float | None
-                 ) -> tuple[list[Candidate], int | None]:
-    """The compiled generator's side of :func:`rank_by_equity` (see the module docstring): one
-    search by equity, its heap seeded with the best other candidates."""
-    from .solver import _compiled_deadline, _ranked_move, check_deadline
-
-    seeds = sorted((c.equity_milli for c in others), reverse=True)[:limit]
-    leaves = table.compiled()
-    check_deadline(deadline)
-    with _compiled_deadline():
-        if count:  # every play is visited for the count; only those that can rank come back
-            total, raws, _ = native.search(pos.rules, lex, pos.cells, pos.rack, limit, seeds, flt,
-                                           premiums=premiums, deadline=deadline, leaves=leaves)
-            plays = _play_candidates(pos, raws, table, limit, others)
-        else:
-            total = None
-            ranked = native.ranked_by_equity(pos.rules, lex, pos.cells, pos.rack, limit, leaves, seeds, flt, premiums,
-                                             deadline)
-            n, milli, kept = pos.rules.size, table.by_index, table.kept_by_index
-            plays = [Candidate(PLAY, _ranked_move(n, r), "", kept[r[6]], r[0], milli[r[6]]) for r in ranked]
-    if not others and total is None:
-        return plays, None  # ranked by the search already (equity, then solver's order)
-    cands = plays + others
-    cands.sort(key=Candidate.sort_key)
-    return cands[:limit], total
 
 
 def other_candidates(table: LeaveTable, rules: GameRules, bag_size: int, exchanges: bool,
@@ -259,12 +189,12 @@ def rank_by_equity(
     ``passes`` defaults to ``exchanges`` (both are the non-play turns)."""
     table = leave_table(values, rules, pos.rack, bag_size, unseen)
     others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes, limit)
-    filtered = flt if flt is not None and flt.active() else None
-    if native.available and not pos.rules.stacking and limit > 0:
-        return _native_rank(pos, lex, table, others, limit, premiums, filtered, count, deadline)
-    raws = all_raw_plays(pos, lex, premiums, deadline)
-    if filtered is not None:
-        raws = [r for r in raws if _raw_matches(pos.rules, pos.cells, r, filtered)]
-    cands = _play_candidates(pos, raws, table, limit, others) + others
-    cands.sort(key=Candidate.sort_key)
-    return cands[:limit], len(raws) if count else None
+    rivals = tuple(c.equity_milli for c in others)
+    found = search.ranked(pos, lex, Query(limit, flt, premiums, count, deadline, table.values, rivals))
+    assert found.subracks is not None
+    milli, kept = table.by_index, table.kept_by_index
+    cands = [Candidate(PLAY, m, "", kept[i], m.score, milli[i]) for m, i in zip(found.moves, found.subracks, strict=True)]
+    if others:  # the plays come ranked (equity, then the score order); the others join them
+        cands += others
+        cands.sort(key=Candidate.sort_key)
+    return cands[:limit], found.total

@@ -1,7 +1,7 @@
 """A/B self-play: one player against another over mirrored game pairs, with 95% intervals.
 
 Pair ``p`` uses seed ``seed + p`` twice, the players' seats swapped (seat 0 moves first), so
-both players get the same bag from each seat (as ``engine.selfplay.play_games`` with
+both players get the same bag from each seat (as ``engine.strategy.selfplay.play_games`` with
 ``mirrored=True``). Each pair gives player A a win share (a win 1, a draw 1/2, a loss 0,
 averaged over the two games) and a mean spread (A's score minus B's). The 95% intervals are
 the normal approximation over pairs: mean ± 1.96 · sd / √pairs (pairs are independent; the
@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .game import GameRules
-from .lexicon import Lexicon
+from ..game import GameRules
+from ..lexicon import Lexicon
 from .players import Player
 from .selfplay import play_game
 

@@ -7,7 +7,7 @@ turns that replays strictly, so every rule is checked on the way). The bag is dr
 that the first mover alternates (game 0: the first player listed moves first), and returns a
 :class:`Summary`.
 
-Players come from ``engine.players``; a player with an empty rack (possible during
+Players come from ``engine.strategy.players``; a player with an empty rack (possible during
 Crossplay's final turns) passes without being asked.
 """
 
@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .errors import IllegalTurnError
-from .game import (
+from ..errors import IllegalTurnError
+from ..game import (
     EXCHANGE,
     MAX_TURNS,
     PASS,
@@ -36,7 +36,7 @@ from .game import (
     tile_counts,
     tiles_of_move,
 )
-from .lexicon import Lexicon
+from ..lexicon import Lexicon
 from .players import Action, Player, PlayerView, make_player
 
 

@@ -1,0 +1,92 @@
+"""The one search seam: the ranked plays of a position.
+
+Every question the engine asks of a generator comes here: "the best ``limit`` plays of this
+position, by score or by equity, filtered or not, counted or not, before a deadline"
+(:func:`ranked`), and "every legal play" (:func:`every_play`, for ranking a given play and
+for tests). ``find_moves``, equity ranking, ``/score``, game analysis, the self-play players
+and the A/B runner all ask here, and none of them knows which generator answers.
+
+Two implementations answer every query, with the same plays in the same order:
+
+- ``compiled`` (:mod:`engine.search.compiled`): the C core, engine/_fastgen.c, built as an
+  optional extension at install time;
+- ``reference`` (:mod:`engine.search.reference`): pure Python, the reference the C core is
+  checked against.
+
+One is chosen once, at import: the compiled core when it was built, unless the environment
+variable ``WORDSOLVER_PURE_PYTHON`` is set to a non-empty value. :func:`use` and :func:`using`
+switch (tests and benchmarks run both through this seam).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+from ..lexicon import Lexicon
+from ..plays import Found, Position, Query, RawPlay
+from . import compiled, reference
+
+
+class Implementation(Protocol):
+    NAME: str
+    INSTANT: bool  # a top-N query without count answers in well under a millisecond
+
+    def ranked(self, pos: Position, lex: Lexicon, query: Query) -> Found: ...
+
+    def every_play(self, pos: Position, lex: Lexicon, premiums: bool = True,
+                   deadline: float | None = None) -> list[RawPlay]: ...
+
+
+IMPLEMENTATIONS: dict[str, Implementation] = {"reference": reference}
+if compiled.BUILT:
+    IMPLEMENTATIONS["compiled"] = compiled
+
+_active: Implementation = (
+    compiled if compiled.BUILT and not os.environ.get("WORDSOLVER_PURE_PYTHON") else reference
+)
+
+DEFAULT = Query()
+
+
+def ranked(pos: Position, lex: Lexicon, query: Query = DEFAULT) -> Found:
+    """The best ``query.limit`` plays of ``pos``, ranked (see :class:`engine.plays.Query`)."""
+    return _active.ranked(pos, lex, query)
+
+
+def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
+    """Every legal play, unranked, as generated (:data:`engine.plays.RawPlay`)."""
+    return _active.every_play(pos, lex, premiums, deadline)
+
+
+def implementation() -> str:
+    """The name of the implementation answering: ``compiled`` or ``reference``."""
+    return _active.NAME
+
+
+def instant() -> bool:
+    """Whether a top-N query without ``count`` answers in well under a millisecond (the
+    service answers such a request on its event loop)."""
+    return _active.INSTANT
+
+
+def use(name: str) -> str:
+    """Answer with the implementation ``name`` from now on; returns the previous one's name.
+    KeyError names the ones available (``compiled`` only where the C core was built)."""
+    global _active
+    if name not in IMPLEMENTATIONS:
+        raise KeyError(f"no search implementation {name!r}; available: {', '.join(IMPLEMENTATIONS)}")
+    previous, _active = _active.NAME, IMPLEMENTATIONS[name]
+    return previous
+
+
+@contextmanager
+def using(name: str) -> Iterator[None]:
+    """Answer with the implementation ``name`` inside the block, then with the one before."""
+    previous = use(name)
+    try:
+        yield
+    finally:
+        use(previous)

@@ -1,0 +1,342 @@
+"""The search on the optional compiled core (engine/_fastgen.c): one implementation behind the
+seam (:mod:`engine.search`), answering every query the pure-Python reference answers, with the
+same plays in the same order.
+
+:func:`search` generates the plays of a board exactly as :func:`engine.movegen.generate_view`
+does on its views (same plays, same scores, same order): the cross-checks, the anchors and
+the GADDAG walk all run in C, from the board itself. With ``prune`` it visits the anchors of
+both views best-bound-first and stops once no bound can reach the N-th best score (the same
+bound as :func:`engine.movegen.view_search`, refined per extent: see ``anchor_bound`` in the C
+source), which returns the same top N without enumerating every play. :func:`top_by_score`
+and :func:`top_by_equity` rank inside C; :func:`upwords` generates Upwords plays.
+
+Where it enumerates instead (Upwords, whose plays are few; a board with a Qu tile, whose word
+text the C ranking does not spell; a query for no play), the plays are ranked in Python
+(:mod:`engine.search.rank`), as the reference ranks them. ``BUILT`` is False when the
+extension was not built (no compiler at install time); the seam then offers only the
+reference.
+"""
+
+from __future__ import annotations
+
+import time
+from array import array
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from ..errors import TimeBudgetExceeded
+from ..lexicon import Lexicon
+from ..plays import (
+    BUDGET_MESSAGE,
+    TILES,
+    Found,
+    Move,
+    MoveFilter,
+    Position,
+    Query,
+    RawPlay,
+    SubrackValues,
+    check_deadline,
+    tile,
+    top_moves,
+)
+from ..rules import Ruleset
+from .rank import by_equity, passing, rank
+
+try:
+    from .. import _fastgen  # type: ignore[attr-defined]
+except ImportError:  # not built: the seam offers the pure-Python reference only
+    _fastgen = None
+
+NAME = "compiled"
+BUILT: bool = _fastgen is not None
+INSTANT = True  # a top-N query without count answers in well under a millisecond
+
+ACROSS, DOWN, BOTH = 1, 2, 3
+
+# A play as search(rank=True) returns it: (score, down, row, col, word, ((square, code), ...)),
+# row and col 1-based, squares on the board in order, the word's blanks lowercase.
+Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
+# top_by_equity's: the same, then the index of the tiles used (into SubrackValues.values)
+RankedEquity = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...], int]
+
+MAX_N = 64  # the C core's largest board side (and so the most tiles a play can use)
+
+
+# --------------------------------------------------------------------- the seam's side
+
+
+def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
+    """Every legal play, unranked, in the reference's order (engine.search.reference)."""
+    check_deadline(deadline)
+    if pos.rules.stacking:
+        assert pos.heights is not None
+        return upwords(pos.rules, lex, pos.cells, pos.heights, list(pos.rack), pos.plural_rule)
+    return _both_views(pos, lex, premiums, -1, deadline)[1]
+
+
+def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
+    """The seam's question (engine.search.ranked), answered in C: the pruned best-first search
+    ranks by score or by equity itself; a counted one enumerates every play in C and hands back
+    only those that can rank."""
+    if pos.rules.stacking or query.limit <= 0:
+        raws = passing(pos, every_play(pos, lex, query.premiums, query.deadline), query)
+        moves, subracks = rank(pos, raws, query)
+        return Found(moves, len(raws) if query.count else None, subracks)
+    if query.leaves is not None:
+        return _by_equity(pos, lex, query, query.leaves)
+    flt, n = query.filtered, pos.rules.size
+    if not query.count and not pos.rules.qu_tile:  # best-first, pruned, ranked in C
+        check_deadline(query.deadline)
+        with _compiled_deadline():
+            best = top_by_score(pos.rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
+        return Found([ranked_move(n, r) for r in best], None)
+    total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt, query.count)
+    return Found(top_moves(pos, raws, query.limit), total if query.count else None)
+
+
+def _by_equity(pos: Position, lex: Lexicon, query: Query, leaves: SubrackValues) -> Found:
+    """One search by equity, its heap seeded with the best rivals' keys."""
+    seeds = sorted(query.rivals, reverse=True)[: query.limit]
+    args = _leave_args(leaves)
+    check_deadline(query.deadline)
+    with _compiled_deadline():
+        if query.count:  # every play is visited for the count; only those that can rank come back
+            total, raws, _ = search(pos.rules, lex, pos.cells, pos.rack, query.limit, seeds, query.filtered,
+                                    premiums=query.premiums, deadline=query.deadline, leaves=args)
+            moves, subracks = by_equity(pos, raws, leaves, query.limit, query.rivals)
+            return Found(moves, total, subracks)
+        best = top_by_equity(pos.rules, lex, pos.cells, pos.rack, query.limit, args, seeds, query.filtered,
+                             query.premiums, query.deadline)
+    n = pos.rules.size
+    return Found([ranked_move(n, r) for r in best], None, [r[6] for r in best])
+
+
+def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
+    """A Move from a play ranked in C (with leave values a seventh item follows, not needed here)."""
+    score, down, row, col, word, placed = ranked[0], ranked[1], ranked[2], ranked[3], ranked[4], ranked[5]
+    tiles = tuple([TILES.get((n, i, code)) or tile(n, i, code) for i, code in placed])
+    return Move(row, col, "down" if down else "across", word, tiles, score)
+
+
+@contextmanager
+def _compiled_deadline() -> Iterator[None]:
+    """The compiled search checks the deadline itself (between anchors) and stops with
+    TimeoutError: the same error as the Python checks."""
+    try:
+        yield
+    except TimeoutError:
+        raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
+
+
+def _both_views(
+    pos: Position,
+    lex: Lexicon,
+    premiums: bool,
+    keep: int,
+    deadline: float | None,
+    flt: MoveFilter | None = None,
+    count: bool = True,
+) -> tuple[int, list[RawPlay]]:
+    """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
+    With keep = N > 0 the plays returned include every play that ranks in the top N (ties
+    included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
+    number returned is not the number of legal plays."""
+    check_deadline(deadline)
+    if keep > 0 and not count:
+        with _compiled_deadline():
+            _, best, _ = search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
+                                premiums=premiums, deadline=deadline)
+        return -1, best
+    total = 0
+    found: list[RawPlay] = []
+    scores: list[int] = []
+    for view in (ACROSS, DOWN):
+        check_deadline(deadline)
+        with _compiled_deadline():
+            n, plays, scores = search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
+                                      premiums=premiums, deadline=deadline)
+        total += n
+        found += plays
+    if keep > 0 and len(scores) == keep:
+        floor = min(scores)
+        found = [r for r in found if r[0] >= floor]
+    return total, found
+
+
+# ------------------------------------------------------------------- the C core's calls
+
+
+def _leave_args(leaves: SubrackValues) -> tuple:
+    """The values for the C search (built once per table, kept in ``leaves.prepared``):
+    (values, strides, drops, scale), where ``drops[k]`` is how many whole points less than the
+    best leave a play of ``k`` tiles keeps at best."""
+    if leaves.prepared is None:
+        rack, strides, values = leaves.rack, leaves.strides, leaves.values
+        best_by_k: dict[int, int] = {}
+        for i in range(1, len(values)):
+            k = sum((i // strides[t]) % (n + 1) for t, n in enumerate(rack) if n)
+            best_by_k[k] = max(best_by_k.get(k, values[i]), values[i])
+        best = max(best_by_k.values(), default=0)
+        drops = [0] * (MAX_N + 1)
+        for k, v in best_by_k.items():
+            if k <= MAX_N:
+                drops[k] = (best - v) // 1000
+        leaves.prepared = (array("i", values), array("i", strides), array("i", drops), 1000)
+    return leaves.prepared  # type: ignore[return-value]
+
+
+# Per-ruleset constant buffers, keyed by the ruleset's id (it is kept in the entry, so the id
+# is not reused while the entry lives) and the premiums flag.
+_consts: dict[tuple[int, bool], tuple[Ruleset, bytes, bytes, array, array]] = {}
+
+
+def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, array, array]:
+    """(letter multipliers, word multipliers, start squares, tile values) as C buffers."""
+    key = (id(rules), premiums)
+    buf = _consts.get(key)
+    if buf is None or buf[0] is not rules:
+        nn = rules.size * rules.size
+        lm = bytes(rules.letter_mult) if premiums else b"\x01" * nn
+        wm = bytes(rules.word_mult) if premiums else b"\x01" * nn
+        buf = (rules, lm, wm, array("i", rules.start), array("i", rules.values))
+        if len(_consts) > 64:
+            _consts.clear()
+        _consts[key] = buf
+    return buf[1:]
+
+
+# The GADDAG packed for the C walk (engine._fastgen.pack: about 8 bytes an edge, ~10 MB for the
+# default list), built on first use, keyed by the automaton's id (kept in the entry).
+_packed: dict[int, tuple[object, object]] = {}
+
+
+def _packed_gaddag(lex: Lexicon) -> object:
+    g = lex.gaddag
+    entry = _packed.get(id(g))
+    if entry is None or entry[0] is not g:
+        if len(_packed) > 8:
+            _packed.clear()
+        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root))
+    return entry[1]
+
+
+def search(
+    rules: Ruleset,
+    lex: Lexicon,
+    cells: list[int],
+    rack: list[int],
+    keep: int,
+    scores: list[int] | None = None,
+    flt: MoveFilter | None = None,
+    views: int = BOTH,
+    prune: bool = False,
+    premiums: bool = True,
+    deadline: float | None = None,
+    leaves: tuple | None = None,
+) -> tuple[int, list[RawPlay], list[int]]:
+    """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
+    (number of plays, plays, scores).
+
+    ``keep``: -1 returns every play, in engine.movegen's order (the across view's anchors,
+    then the down view's); 0 none (count only); N > 0 keeps a min-heap of the best N scores,
+    seeded with ``scores`` (at most N, carried over from another call), and returns every
+    play that scores at least the heap's minimum when it is full (all the plays found
+    otherwise); the returned scores are the heap's contents. The count is of all plays that
+    pass ``flt`` (filters are applied inside the search, before a play is counted or kept).
+    ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
+    anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
+    the same, the count is then only of the plays visited. Past ``deadline`` (a
+    ``time.monotonic()`` value) the search stops with TimeoutError. With ``leaves`` the heap,
+    ``scores`` and the plays kept are by equity (``score * 1000 + leave value``) instead
+    (``leaves``: :func:`_leave_args`).
+    """
+    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False,  # type: ignore[no-any-return]
+                     deadline, leaves)
+
+
+def top_by_score(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int,
+    flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
+) -> list[Ranked]:
+    """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
+    order of :meth:`engine.plays.Move.sort_key` (ties broken in C exactly as there), each as
+    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
+    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+                     deadline)[1]
+
+
+def top_by_equity(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int, leaves: tuple,
+    seeds: list[int], flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
+) -> list[RankedEquity]:
+    """As :func:`top_by_score`, by equity (``score * 1000 + leave value``, ties in the same order),
+    each play followed by the index of the tiles it uses (into ``leaves``); the heap is seeded
+    with ``seeds`` (at most ``limit`` equities of other candidates: plays that cannot beat them
+    are left out)."""
+    return _generate(rules, lex, cells, rack, limit, seeds, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+                     deadline, leaves)[1]
+
+
+def _generate(
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
+    flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool, deadline: float | None = None,
+    leaves: tuple | None = None,
+) -> tuple[int, list, list[int]]:
+    if _fastgen is None:
+        raise RuntimeError("engine._fastgen is not built")
+    lm, wm, starts, values = _ruleset_buffers(rules, premiums)
+    d = lex.dawg
+    return _fastgen.generate(
+        rules.size,
+        bytes(cells),
+        lm,
+        wm,
+        starts,
+        values,
+        array("i", rack),
+        rules.rack_size,
+        rules.bonus_points,
+        views,
+        d.mask,
+        d.first,
+        d.child,
+        d.root,
+        _packed_gaddag(lex),
+        keep,
+        prune,
+        rank,
+        [] if scores is None else list(scores),
+        *_filter_args(rules.size, flt),
+        *((time.monotonic, deadline) if deadline is not None else (None, 0.0) if leaves else ()),
+        *(leaves or ()),
+    )
+
+
+def upwords(
+    rules: Ruleset, lex: Lexicon, cells: list[int], heights: list[int], rack: list[int], plural_rule: bool = True,
+) -> list[RawPlay]:
+    """Every Upwords play, exactly as :func:`engine.upwords.generate` emits them (same plays,
+    scores and order), generated in C."""
+    if _fastgen is None:
+        raise RuntimeError("engine._fastgen is not built")
+    d = lex.dawg
+    return _fastgen.upwords(  # type: ignore[no-any-return]
+        rules.size, bytes(cells), bytes(heights), array("i", rules.start), array("i", rack),
+        rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, plural_rule,
+        d.mask, d.first, d.child, d.root,
+    )
+
+
+def _filter_args(n: int, flt: MoveFilter | None) -> tuple:
+    if flt is None or not flt.active():
+        return (0, False, -1, b"")
+    square = -1
+    if flt.square is not None:
+        r, c = flt.square[0] - 1, flt.square[1] - 1
+        square = r * n + c if 0 <= r < n and 0 <= c < n else -1
+    need = array("i", [0] * 27)
+    for ch in flt.contains.upper():
+        if "A" <= ch <= "Z":
+            need[ord(ch) - 64] += 1
+    return (flt.min_length, flt.no_blanks, square, need if any(need) else b"")
