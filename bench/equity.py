@@ -20,11 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine import find_moves, get_ruleset, native, position  # noqa: E402
-from engine.equity import default_bag_size, rank_by_equity  # noqa: E402
+from engine import find_moves, get_ruleset, position, search  # noqa: E402
 from engine.game import game_rules  # noqa: E402
-from engine.leaves import shipped  # noqa: E402
 from engine.lexicons import LexiconStore  # noqa: E402
+from engine.strategy.equity import default_bag_size, rank_by_equity  # noqa: E402
+from engine.strategy.leaves import shipped  # noqa: E402
 from engine.tiles import unseen_tiles  # noqa: E402
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -38,7 +38,7 @@ def main() -> None:
     args = ap.parse_args()
     lex = LexiconStore().get("word-list")
     positions = json.loads((ROOT / "bench" / "positions.json").read_text())["positions"]
-    print(f"compiled core: {native.available}; top {args.limit}; {args.repeat} interleaved runs; medians in ms")
+    print(f"search: {search.implementation()}; top {args.limit}; {args.repeat} interleaved runs; medians in ms")
     print(f"{'position':28} {'score':>8} {'equity':>8} {'ratio':>6}")
     sums = [0.0, 0.0]
     for p in positions:

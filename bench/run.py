@@ -3,6 +3,7 @@
     python bench/run.py                 # everything (engine table, then the HTTP load test)
     python bench/run.py --engine        # engine only
     python bench/run.py --http          # HTTP only
+    python bench/run.py --against DIR   # this checkout's search next to another's, interleaved
     python bench/run.py --wolges        # engine top-20 next to wolges' top-1, interleaved
     python bench/run.py --repeat 9 --seconds 30 --workers 2 --clients 8
 
@@ -10,6 +11,15 @@ Reports, never asserts: medians with the spread (min-max) of --repeat runs in a 
 process. "top20" is the best 20 plays *with* their breakdowns (the best-first search);
 "count" is the full enumeration that counts every legal play. Positions are in
 bench/positions.json (made by bench/make_positions.py).
+
+``--against DIR`` times this checkout's search next to another checkout's (the commit before a
+change, say), in one run: each side in a warm child process of its own (the same script, so
+neither is favoured), taking turns position by position and round by round, so load from
+other processes hits both alike. Four questions per position: the best 20 plays and the best
+play by score (``find_moves(..., count=False)``), the best play and the best 20 turns by equity
+(``rank_by_equity``, exchanges included; not Upwords), each the median of single calls; then
+the median ratio (this / other) per question and blank count. Build the other checkout's
+compiled core first (``python setup.py build_ext --inplace`` there).
 
 ``--wolges`` times the search alone (``find_moves(position(...), lex, limit=20,
 count=False)``, no breakdowns) next to the native generator wolges' top-1 time on the same
@@ -70,9 +80,9 @@ def timed(fn, repeat: int) -> tuple[float, float, float, object]:  # type: ignor
 
 
 def generator_backend() -> str:
-    from engine import native  # noqa: PLC0415  (engine.native itself falls back when the core is not built)
+    from engine import search  # noqa: PLC0415
 
-    return "C core" if native.available else "pure Python"
+    return "C core" if search.implementation() == "compiled" else "pure Python"
 
 
 def engine_table(repeat: int) -> None:
@@ -156,6 +166,112 @@ for line in sys.stdin:
         us.append((time.perf_counter() - t) * 1e6)
     print(json.dumps({"us": us}), flush=True)
 """
+
+
+# A warm child timing one checkout's search (this one's or another's: the same script for
+# both): one JSON request a line on stdin ({"game", "board", "rack", "heights", "ask", "calls"}),
+# one JSON line of per-call microseconds back (and the answer's fingerprint, to compare).
+_SIDE = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from engine import find_moves, get_ruleset, position
+from engine.game import game_rules
+from engine.lexicons import LexiconStore
+from engine.tiles import unseen_tiles
+try:
+    from engine.strategy.equity import default_bag_size, rank_by_equity
+    from engine.strategy.leaves import shipped
+except ImportError:  # a checkout from before engine/strategy/
+    from engine.equity import default_bag_size, rank_by_equity
+    from engine.leaves import shipped
+lex = LexiconStore().get()
+print(json.dumps({"ready": True}), flush=True)
+for line in sys.stdin:
+    req = json.loads(line)
+    rules = get_ruleset(req["game"])
+    pos = position(rules, req["board"], req["rack"], req.get("heights"))
+    ask, limit = req["ask"][:-2], int(req["ask"][-2:])
+    if ask == "score":
+        def call():
+            return [m.notation for m in find_moves(pos, lex, limit=limit, count=False).moves]
+    else:
+        g, seen = game_rules(req["game"]), unseen_tiles(pos)
+        unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
+        bag, values = default_bag_size(g, seen.total), shipped(req["game"])
+        def call():
+            found, _ = rank_by_equity(pos, lex, values, g, bag, unseen, limit=limit, exchanges=True, count=False)
+            return [(c.kind, c.move.notation if c.move else c.thrown) for c in found]
+    answer = call()
+    us = []
+    for _ in range(req["calls"]):
+        t = time.perf_counter()
+        call()
+        us.append((time.perf_counter() - t) * 1e6)
+    print(json.dumps({"us": us, "answer": answer}), flush=True)
+"""
+
+ASKS = ("score20", "score01", "equity01", "equity20")
+
+
+def against_table(other: Path, rounds: int, calls: int, only: set[str] | None) -> None:
+    """This checkout's search next to ``other``'s, interleaved (see the module docstring)."""
+    sides = {}
+    for name, root in (("this", ROOT), ("other", other.resolve())):
+        sides[name] = subprocess.Popen([sys.executable, "-c", _SIDE, str(root)], cwd=root,
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(side: str, req: dict) -> dict:  # type: ignore[type-arg]
+        child = sides[side]
+        assert child.stdin is not None and child.stdout is not None
+        child.stdin.write(json.dumps(req) + "\n")
+        child.stdin.flush()
+        line = child.stdout.readline()
+        if not line:
+            raise SystemExit(f"the {side} side stopped answering")
+        return json.loads(line)  # type: ignore[no-any-return]
+
+    try:
+        for child in sides.values():  # ready: its lexicon is loaded
+            assert child.stdout is not None
+            child.stdout.readline()
+        print(f"this checkout ({ROOT}) against {other}: median of single calls in us, "
+              f"{rounds} rounds x {calls} calls each side, interleaved; x = this / other\n")
+        print(f"{'position':22} {'b':>1} " + " ".join(f"{a:>8} {'other':>7} {'x':>5}" for a in ASKS) + "  same")
+        ratios: dict[tuple[str, int], list[float]] = {}
+        for p in POSITIONS:
+            if only is not None and p["id"] not in only:
+                continue
+            cols, same = [], True
+            for a in ASKS:
+                if a.startswith("equity") and p["game"] == "upwords":
+                    cols.append(f"{'-':>8} {'-':>7} {'-':>5}")
+                    continue
+                req = {"game": p["game"], "board": p["board"], "rack": p["rack"], "heights": p.get("heights"),
+                       "ask": a, "calls": calls}
+                times: dict[str, list[float]] = {"this": [], "other": []}
+                answers: dict[str, object] = {}
+                for r in range(rounds):
+                    for side in (("this", "other") if r % 2 == 0 else ("other", "this")):
+                        got = ask(side, req)
+                        times[side] += got["us"]
+                        answers[side] = got["answer"]
+                same = same and answers["this"] == answers["other"]
+                mine, theirs = statistics.median(times["this"]), statistics.median(times["other"])
+                ratios.setdefault((a, p["blanks"]), []).append(mine / theirs)
+                cols.append(f"{mine:8.0f} {theirs:7.0f} {mine / theirs:5.2f}")
+            print(f"{p['id']:22} {p['blanks']:>1} " + " ".join(cols) + f"  {'yes' if same else 'NO'}", flush=True)
+    finally:
+        for child in sides.values():
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait(timeout=30)
+    print("\nmedian ratio this / other, per blank count")
+    print(f"{'blanks':>6} " + " ".join(f"{a:>9}" for a in ASKS))
+    for b in sorted({b for _, b in ratios}):
+        print(f"{b:>6} " + " ".join(f"{statistics.median(ratios[(a, b)]):9.2f}" if (a, b) in ratios else f"{'-':>9}"
+                                    for a in ASKS))
+    every = [x for xs in ratios.values() for x in xs]
+    print(f"{'all':>6} {statistics.median(every):9.2f} (median of {len(every)} ratios)")
 
 
 def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None,
@@ -379,10 +495,11 @@ def main() -> None:
                     help="our top-20 search next to wolges' top-1 (needs ../shared/native)")
     ap.add_argument("--wolges-dir", type=Path, default=ROOT.parent / "shared" / "native",
                     help="directory with wolges-bench and wolges_times.py (default ../shared/native)")
-    ap.add_argument("--rounds", type=int, default=5, help="--wolges: interleaved rounds per position")
-    ap.add_argument("--calls", type=int, default=5, help="--wolges: timed calls per side and round")
-    ap.add_argument("--only", help="--wolges: comma-separated position ids")
-    ap.add_argument("--against", type=Path, help="--wolges: also time this other checkout (before/after)")
+    ap.add_argument("--rounds", type=int, default=5, help="--wolges, --against: interleaved rounds per position")
+    ap.add_argument("--calls", type=int, default=5, help="--wolges, --against: timed calls per side and round")
+    ap.add_argument("--only", help="--wolges, --against: comma-separated position ids")
+    ap.add_argument("--against", type=Path,
+                    help="time this checkout's search next to another checkout's (with --wolges: beside wolges)")
     ap.add_argument("--stat", choices=["median", "min"], default="median",
                     help="--wolges: per-position statistic of the single-call times (min: steadier on a busy machine)")
     ap.add_argument("--repeat", type=int, default=7)
@@ -392,6 +509,10 @@ def main() -> None:
     ap.add_argument("--http-calls", type=int, default=15, help="--http: calls per request for the server time")
     ap.add_argument("--port", type=int, default=0, help="--http: the service's port (default: a free one)")
     args = ap.parse_args()
+    if args.against is not None and not args.wolges:
+        against_table(args.against, args.rounds, args.calls, set(args.only.split(",")) if args.only else None)
+        if not args.engine and not args.http:
+            return
     if args.wolges:
         wolges_dir = args.wolges_dir
         if not wolges_dir.exists() and Path("/work/shared/native").exists():
