@@ -158,8 +158,7 @@ class SubrackValues:
         return max(self.values[1:], default=0)
 
 
-@dataclass(frozen=True)
-class Query:
+class Query(NamedTuple):
     """What to ask the search (:func:`engine.search.ranked`).
 
     ``limit``: how many plays, ranked (1: the top play only; 0: none, for a count).
@@ -167,13 +166,14 @@ class Query:
     turns outside the search (exchanges, the pass) that compete for the same ``limit`` places:
     a play that cannot rank among the best ``limit`` with them may be left out. ``count``: also
     count every legal play that passes ``filters``. ``deadline``: a ``time.monotonic()`` value;
-    past it the search raises TimeBudgetExceeded.
+    past it the search raises TimeBudgetExceeded. (A tuple: made once a search, it costs a
+    third of a frozen dataclass.)
     """
 
     limit: int = 20
     filters: MoveFilter | None = None
     premiums: bool = True
-    count: bool = False
+    count: bool = False  # type: ignore[assignment]  # (hides tuple.count, which nothing asks of a Query)
     deadline: float | None = None
     leaves: SubrackValues | None = None
     rivals: tuple[int, ...] = ()

@@ -79,17 +79,20 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in C: the pruned best-first search
     ranks by score or by equity itself; a counted one enumerates every play in C and hands back
     only those that can rank."""
-    if pos.rules.stacking or query.limit <= 0:
+    rules = pos.rules
+    if rules.stacking or query.limit <= 0:
         raws = passing(pos, every_play(pos, lex, query.premiums, query.deadline), query)
         moves, subracks = rank(pos, raws, query)
         return Found(moves, len(raws) if query.count else None, subracks)
     if query.leaves is not None:
         return _by_equity(pos, lex, query, query.leaves)
-    flt, n = query.filtered, pos.rules.size
-    if not query.count and not pos.rules.qu_tile:  # best-first, pruned, ranked in C
+    flt, n = query.filtered, rules.size
+    if not query.count and not rules.qu_tile:  # best-first, pruned, ranked in C
         check_deadline(query.deadline)
-        with _compiled_deadline():
-            best = top_by_score(pos.rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
+        try:
+            best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
+        except TimeoutError:  # the C search checks the deadline itself, between anchors
+            raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
         return Found([ranked_move(n, r) for r in best], None)
     total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt, query.count)
     return Found(top_moves(pos, raws, query.limit), total if query.count else None)
