@@ -1,4 +1,4 @@
-"""Every curl and CLI example in the README answers as printed.
+"""Every curl and CLI example in README.md and docs/*.md answers as printed.
 
 A ``sh`` block of ``curl`` commands is followed by a ``json`` block with their answers (one
 answer per command, each starting on a line with ``{``); ``…`` in a printed answer stands for
@@ -24,12 +24,13 @@ from app import cli
 from app.main import create_app
 from app.settings import Settings
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.S)
 
 
 def blocks() -> list[tuple[str, str]]:
-    return [(m.group(1), m.group(2)) for m in BLOCK.finditer(README.read_text())]
+    return [(m.group(1), m.group(2)) for path in FILES for m in BLOCK.finditer(path.read_text())]
 
 
 def commands(sh: str) -> list[str]:
