@@ -16,7 +16,8 @@ An example is a fenced ``sh`` or ``python`` block, and each is one of:
 
 Any other ``sh`` or ``python`` block fails, and ``RUN`` pins how many examples each file runs,
 so a change to this test that silently runs nothing fails too. Test ids are ``file:line`` of the
-block.
+block. Also: every relative link points at a file that exists and every ``#anchor`` at a heading
+of that file (GitHub's slugs), and the README stays a front page (at most 300 lines).
 """
 
 from __future__ import annotations
@@ -181,6 +182,10 @@ def test_only_the_listed_blocks_are_exempt() -> None:
     assert sorted((ex.block.file, ex.printed) for ex in ALL if ex.kind == "not run") == sorted(EXEMPT)
 
 
+def test_the_readme_is_a_front_page() -> None:
+    assert len((ROOT / "README.md").read_text().splitlines()) <= 300
+
+
 # -- running the examples
 
 
@@ -235,3 +240,42 @@ def test_python_example_prints_as_shown(ex: Example, capsys: pytest.CaptureFixtu
     exec(compile(ex.block.body, f"{ex.block.file}:{ex.block.line}", "exec"), {"__name__": "__example__"})
     assert capsys.readouterr().out.rstrip("\n") == ex.printed
 
+
+# -- links
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: lowercase, punctuation other than - and _ dropped, spaces to -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def prose(path: Path) -> str:
+    return FENCE.sub("", path.read_text())
+
+
+def anchors(path: Path) -> set[str]:
+    seen: Counter[str] = Counter()
+    found = set()
+    for heading in re.findall(r"^#{1,6} +(.+)$", prose(path), re.M):
+        s = slug(heading)
+        found.add(f"{s}-{seen[s]}" if seen[s] else s)  # GitHub numbers a repeated heading
+        seen[s] += 1
+    return found
+
+
+def links(path: Path) -> list[str]:
+    text = prose(path)
+    return re.findall(r"\]\(([^)\s]+)\)", text) + re.findall(r'<img src="([^"]+)"', text)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.relative_to(ROOT).as_posix() for p in FILES])
+def test_links_point_at_files_and_headings(path: Path) -> None:
+    broken = []
+    for target in links(path):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:
+            continue
+        name, _, anchor = target.partition("#")
+        dest = (path.parent / name) if name else path
+        if not dest.exists() or (anchor and (dest.suffix != ".md" or anchor not in anchors(dest))):
+            broken.append(target)
+    assert not broken
