@@ -1,5 +1,5 @@
 """What the OpenAPI document says beyond the models: the error responses each operation
-really sends, the README's requests as examples, and a last pass that keeps the framework's
+really sends, the manual's requests (docs/api.md) as examples, and a last pass that keeps the framework's
 own validation-error shape (which the service never sends) out of the document."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Service settings, read from ``WORDSOLVER_*`` environment variables (see README, Configuration)."""
+"""Service settings, read from ``WORDSOLVER_*`` environment variables (see docs/operations.md, Configuration)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The container recipe and the pins it shares with the README's install (no Docker engine
-runs here, so this checks the recipe itself; the README reports a build-equivalent run)."""
+runs here, so this checks the recipe itself; docs/operations.md reports a build-equivalent run)."""
 
 from __future__ import annotations
 

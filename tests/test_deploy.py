@@ -1,5 +1,5 @@
 """The Kubernetes manifests in deploy/: valid for a current Kubernetes (kubernetes-validate,
-strict: unknown fields refused), and they say what the README promises: probes on /healthz
+strict: unknown fields refused), and they say what docs/operations.md promises: probes on /healthz
 and /readyz, a non-root read-only container, volumes for user lexicons and the cache, an HPA
 on CPU, a PodDisruptionBudget and a Service."""
 

@@ -138,7 +138,7 @@ def test_a_compiled_list_loads_on_first_use_without_a_503(tmp_path: Path, capsys
     monkeypatch.setenv("WORDSOLVER_LEXICON_DIR", str(words))
     monkeypatch.setenv("WORDSOLVER_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(cli, "get_settings", Settings)  # read the environment afresh
-    assert cli.main(["compile", "mine"]) == 0  # what the README says to run after adding a list
+    assert cli.main(["compile", "mine"]) == 0  # what docs/word-lists.md says to run after adding a list
     assert capsys.readouterr().out.startswith("mine: 3 words, ready in ")
     with TestClient(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
         assert c.get("/v1/lexicons/mine").json()["status"] == "compiled"

@@ -3,7 +3,7 @@
 
 The tests skip only when Chromium or Playwright is missing *and* the CI variable is unset; in
 CI they must run. ``WORDSOLVER_CHROMIUM`` names another Chromium binary. Screenshots go to
-``.screenshots/`` (git-ignored); two of them are the README's pictures in ``docs/``.
+``.screenshots/`` (git-ignored); two of them are the pictures of the README and docs/page.md, in ``docs/``.
 """
 
 from __future__ import annotations
@@ -462,7 +462,7 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
 
 
 def test_filters_and_count(page: Page, server: str) -> None:
-    """The README's filtered example: contains K, no blanks, count -> 1D REINKS 33 of 127."""
+    """docs/api.md's filtered example: contains K, no blanks, count -> 1D REINKS 33 of 127."""
     open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
     page.fill("#f-contains", "K")
     page.check("#f-noblanks")
@@ -508,7 +508,7 @@ def test_rank_by_equity_shows_leave_value_and_equity(page: Page, server: str) ->
 
 
 def test_midgame_screenshots(browser: Browser, server: str) -> None:
-    """The README's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
+    """The README's and docs/page.md's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
     query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
     for width, height in ((1280, 1000), (390, 844)):
         context = browser.new_context(viewport={"width": width, "height": height})

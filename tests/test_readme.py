@@ -50,6 +50,7 @@ RUN = {
     "docs/README.md": 0,
     "docs/api.md": 23,
     "docs/cli.md": 3,
+    "docs/design.md": 1,
     "docs/engine.md": 2,
     "docs/operations.md": 0,
     "docs/page.md": 0,
