@@ -164,7 +164,8 @@ class Query(NamedTuple):
     ``limit``: how many plays, ranked (1: the top play only; 0: none, for a count).
     ``leaves``: rank by equity with these values, else by score. ``rivals``: equity keys of
     turns outside the search (exchanges, the pass) that compete for the same ``limit`` places:
-    a play that cannot rank among the best ``limit`` with them may be left out. ``count``: also
+    a play that cannot rank among the best ``limit`` with them may be left out (so only the
+    best ``limit`` of plays and rivals merged is defined; engine.strategy.equity merges them). ``count``: also
     count every legal play that passes ``filters``. ``deadline``: a ``time.monotonic()`` value;
     past it the search raises TimeBudgetExceeded. (A tuple: made once a search, it costs a
     third of a frozen dataclass.)

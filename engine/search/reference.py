@@ -48,7 +48,7 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in Python."""
     if query.limit <= 0 and not query.count:
-        return Found([], None)
+        return Found([], None, None if query.leaves is None else [])
     if query.count or query.filtered is not None or pos.rules.stacking or query.leaves is not None:
         raws = passing(pos, every_play(pos, lex, query.premiums, query.deadline), query)
         moves, subracks = rank(pos, raws, query)
