@@ -35,7 +35,7 @@
  * and per extent of k new tiles at most ldrop[k] (MAX_N + 1 int32) points less.
  *
  * The optional filters drop a play before it is counted or kept, exactly as
- * engine.solver._raw_matches does afterwards in Python: main word shorter than min_length,
+ * engine.plays.matches does afterwards in Python: main word shorter than min_length,
  * a blank among the new tiles (no_blanks), no new tile on view square `square` (-1: any;
  * the square is in the first view's coordinates: give one view at a time), or fewer of some
  * letter in the main word than need[letter] (27 int32; a blank counts as the letter it

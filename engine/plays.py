@@ -137,7 +137,7 @@ class SubrackValues:
     equity key is ``score * 1000 + values[index]``. ``prepared`` is where an implementation of
     the search keeps its own form of the values (built once per table)."""
 
-    __slots__ = ("rack", "values", "strides", "prepared")
+    __slots__ = ("rack", "values", "strides", "prepared", "_stride_of_code")
 
     def __init__(self, rack: Sequence[int], values: Sequence[int]) -> None:
         self.rack = list(rack)
@@ -146,11 +146,12 @@ class SubrackValues:
             raise ValueError(f"{len(values)} leave values for {size} sub-racks")
         self.values = list(values)
         self.prepared: object = None
+        self._stride_of_code = [self.strides[t] for t in TILE_OF_CODE]
 
     def index(self, tiles: Iterable[tuple[int, int]]) -> int:
         """The index of a play's ``(square, code)`` tiles: no sorting (a multiset's sum)."""
-        strides = self.strides
-        return sum([strides[TILE_OF_CODE[code]] for _, code in tiles])
+        by_code = self._stride_of_code
+        return sum([by_code[code] for _, code in tiles])
 
     @property
     def best_play_leave(self) -> int:

@@ -36,8 +36,9 @@ def find_moves(
 ) -> Result:
     """The best ``limit`` plays by score, ranked, and (when ``count``) the number of legal
     plays (after the filters). ``deadline`` (``time.monotonic()``) raises TimeBudgetExceeded
-    when passed. Without ``count`` the search is best-first and pruned (engine.search)."""
-    found = search.ranked(pos, lex, Query(limit, flt, premiums, count, deadline))
+    when passed. Without ``count`` the search may stop early (best-first, pruned: see
+    engine.search), with the same plays as the full enumeration."""
+    found = search.ranked(pos, lex, Query(limit=limit, filters=flt, premiums=premiums, count=count, deadline=deadline))
     return Result(found.moves, found.total)
 
 

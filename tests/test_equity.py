@@ -98,7 +98,7 @@ def brute_force(pos, lex, values, rules, bag, unseen, limit, exchanges, flt=None
     for raw in every_play(pos, lex):
         if flt is not None and not matches(pos.rules, pos.cells, raw, flt):
             continue
-        milli = table.of_tiles(raw[5])[0]
+        milli = table.values.values[table.values.index(raw[5])]
         move = materialise(pos.rules, pos.cells, raw)
         cands.append(Candidate(PLAY, move, "", "", raw[0], milli))
     from engine.strategy.equity import other_candidates

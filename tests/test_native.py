@@ -46,7 +46,7 @@ def python_view(rules: Ruleset, lex: Lexicon, view: View, rack: list[int]) -> li
 
 
 def native_plays(pos: Position, lex: Lexicon, premiums: bool = True) -> tuple[int, list[RawPlay]]:
-    count, plays, _ = compiled.search(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
+    count, plays, _ = compiled.generate(pos.rules, lex, pos.cells, list(pos.rack), -1, premiums=premiums)
     return count, plays
 
 
@@ -69,10 +69,10 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
     # view by view: the very same tuples in the very same order
     for which, view in zip((compiled.ACROSS, compiled.DOWN), views(rules, pos.cells, premiums), strict=True):
         py = python_view(rules, lex, view, pos.rack)
-        c, mine, scores = compiled.search(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
+        c, mine, scores = compiled.generate(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
                                         premiums=premiums)
         assert mine == py and c == len(py) and scores == [5, 7]
-        c0, none, _ = compiled.search(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
+        c0, none, _ = compiled.generate(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
         assert c0 == len(py) and none == []
     assert pos.rack == rack_before
     all_scores = sorted(expected.values(), reverse=True)
@@ -85,7 +85,7 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
         kept: list[RawPlay] = []
         total = 0
         for which in (compiled.ACROSS, compiled.DOWN):
-            c, p, scores = compiled.search(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
+            c, p, scores = compiled.generate(rules, lex, pos.cells, pos.rack, keep, scores, views=which,
                                          premiums=premiums)
             total += c
             kept += p
@@ -98,7 +98,7 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
             assert top <= got.keys()
         # pruned, best-first over both views: exactly the plays scoring at least the keep-th
         # best score (ties included), and the same heap
-        _, pruned, pscores = compiled.search(rules, lex, pos.cells, pos.rack, keep, prune=True,
+        _, pruned, pscores = compiled.generate(rules, lex, pos.cells, pos.rack, keep, prune=True,
                                            premiums=premiums)
         assert sorted(pscores, reverse=True) == all_scores[:keep]
         got = keyed(n, pruned)
@@ -154,10 +154,10 @@ def test_bench_positions_counts_and_top_20(lex: Lexicon) -> None:
         assert count == len(raws), p["id"]
         best = heapq.nlargest(20, (r[0] for r in raws))
         assert heapq.nlargest(20, (r[0] for r in plays)) == best, p["id"]
-        c, _, scores = compiled.search(pos.rules, lex, pos.cells, pos.rack, 20)
+        c, _, scores = compiled.generate(pos.rules, lex, pos.cells, pos.rack, 20)
         assert c == len(raws)
         assert sorted(scores, reverse=True) == best, p["id"]
-        _, kept, scores = compiled.search(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
+        _, kept, scores = compiled.generate(pos.rules, lex, pos.cells, pos.rack, 20, prune=True)
         assert sorted(scores, reverse=True) == best, p["id"]
         assert sorted(r[0] for r in kept) == sorted(s for s in (r[0] for r in raws) if s >= best[-1]), p["id"]
         # the pruned search ranked in C == the full enumeration ranked in Python

@@ -4,17 +4,18 @@ Positions come from seeded self-play in all four games (a blank added to some ra
 asked every combination the seam takes (by score and by equity, with and without rivals,
 limits 0, 1 and 7, counted or not, filters, premiums off), of the compiled core and of the
 pure-Python reference, and the answers (plays in order, totals, sub-rack indices) must be
-equal. Skipped where the compiled core is not built: the reference alone is then the search.
+equal; with a deadline already past, both must refuse. Skipped where the compiled core is not built: the reference alone is then the search.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from itertools import product
 
 import pytest
 
-from engine import GAMES, Found, Lexicon, MoveFilter, Query, search
+from engine import GAMES, Lexicon, MoveFilter, Query, TimeBudgetExceeded, search
 from engine.game import game_rules, replay
 from engine.plays import Position
 from engine.strategy.equity import leave_table, other_candidates
@@ -24,7 +25,9 @@ from engine.strategy.selfplay import play_game, view_for
 
 pytestmark = pytest.mark.skipif("compiled" not in search.IMPLEMENTATIONS, reason="the compiled core is not built")
 
-FILTERS = (None, MoveFilter(min_length=4), MoveFilter(contains="E", no_blanks=True, square=(8, 8)))
+# the last one as only a library caller can ask (the API refuses it): no play covers (0, 3)
+FILTERS = (None, MoveFilter(min_length=4), MoveFilter(contains="E", no_blanks=True, square=(8, 8)),
+           MoveFilter(square=(0, 3), contains="é"))
 
 
 def positions(game: str, lex: Lexicon) -> list[tuple[Position, object]]:
@@ -49,24 +52,16 @@ def positions(game: str, lex: Lexicon) -> list[tuple[Position, object]]:
     return out[:: max(1, len(out) // 8)]  # about eight, spread over both games
 
 
-def kept(found: Found, query: Query) -> object:
-    """What a caller keeps of an answer. With rivals, the plays that rank among the best
-    ``limit`` of plays and rivals together (a play before a rival of the same equity): the seam
-    may leave out the plays that cannot, and which of those it returns is not defined."""
-    if not query.rivals:
-        return found
-    assert query.leaves is not None and found.subracks is not None
-    keys = [m.score * 1000 + query.leaves.values[i] for m, i in zip(found.moves, found.subracks, strict=True)]
-    items = sorted([(-k, 0, n) for n, k in enumerate(keys)] + [(-r, 1, -1) for r in query.rivals])[: query.limit]
-    return [(found.moves[n], found.subracks[n]) for _, kind, n in items if kind == 0], found.total
-
-
 def both(pos: Position, lex: Lexicon, query: Query) -> None:
     answers = []
     for name in ("compiled", "reference"):
         with search.using(name):
-            answers.append(kept(search.ranked(pos, lex, query), query))
+            answers.append(search.ranked(pos, lex, query))
     assert answers[0] == answers[1], query
+    past = query._replace(deadline=time.monotonic() - 1)
+    for name in ("compiled", "reference"):
+        with search.using(name), pytest.raises(TimeBudgetExceeded):
+            search.ranked(pos, lex, past)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -90,8 +85,8 @@ def test_both_implementations_answer_every_query_alike(game: str, lex: Lexicon) 
                 rivals = tuple(c.equity_milli for c in other_candidates(table, rules, bag, True, True, 7))
                 for limit, count, flt in product((1, 7), (False, True), FILTERS[:2]):
                     both(pos, lex, Query(limit, flt, True, count, None, table.values, rivals))
-                both(pos, lex, Query(0, None, True, True, None, table.values))
-                both(pos, lex, Query(7, None, True, False, None, table.values))
+                for limit, count in product((0, 7), (False, True)):
+                    both(pos, lex, Query(limit, None, True, count, None, table.values))
         checked += 1
     assert checked >= 4
 

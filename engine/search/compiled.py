@@ -2,7 +2,7 @@
 seam (:mod:`engine.search`), answering every query the pure-Python reference answers, with the
 same plays in the same order.
 
-:func:`search` generates the plays of a board exactly as :func:`engine.movegen.generate_view`
+:func:`generate` generates the plays of a board exactly as :func:`engine.movegen.generate_view`
 does on its views (same plays, same scores, same order): the cross-checks, the anchors and
 the GADDAG walk all run in C, from the board itself. With ``prune`` it visits the anchors of
 both views best-bound-first and stops once no bound can reach the N-th best score (the same
@@ -10,9 +10,17 @@ bound as :func:`engine.movegen.view_search`, refined per extent: see ``anchor_bo
 source), which returns the same top N without enumerating every play. :func:`top_by_score`
 and :func:`top_by_equity` rank inside C; :func:`upwords` generates Upwords plays.
 
-Where it enumerates instead (Upwords, whose plays are few; a board with a Qu tile, whose word
-text the C ranking does not spell; a query for no play), the plays are ranked in Python
-(:mod:`engine.search.rank`), as the reference ranks them. ``BUILT`` is False when the
+By equity every play's key is its score x 1000 plus the value of the tiles it keeps (looked up
+in C from the table of the rack's sub-racks), the heap of the best ``limit`` is seeded with the
+rivals' keys (exchanges, the pass), and the best-first search stays pruned by score bounds: a
+play scoring ``s`` is at most ``s`` x 1000 plus the best leave a play can keep (per extent of
+``k`` new tiles, the best leave of ``k`` tiles), so anchors and extents that cannot reach the
+heap's minimum are skipped. With ``count`` every play is visited for the count, and only those
+that can rank come back.
+
+Where it enumerates instead (Upwords, whose plays are few; a counted query by equity, whose
+plays come back unranked; a filter the C filters cannot express), the plays are ranked in
+Python (:mod:`engine.search.rank`), as the reference ranks them. ``BUILT`` is False when the
 extension was not built (no compiler at install time); the seam then offers only the
 reference.
 """
@@ -41,7 +49,7 @@ from ..plays import (
     top_moves,
 )
 from ..rules import Ruleset
-from .rank import by_equity, passing, rank
+from .rank import beside_rivals, by_equity, enumerated, nothing
 
 try:
     from .. import _fastgen  # type: ignore[attr-defined]
@@ -54,7 +62,7 @@ INSTANT = True  # a top-N query without count answers in well under a millisecon
 
 ACROSS, DOWN, BOTH = 1, 2, 3
 
-# A play as search(rank=True) returns it: (score, down, row, col, word, ((square, code), ...)),
+# A play as top_by_score returns it: (score, down, row, col, word, ((square, code), ...)),
 # row and col 1-based, squares on the board in order, the word's blanks lowercase.
 Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
 # top_by_equity's: the same, then the index of the tiles used (into SubrackValues.values)
@@ -68,9 +76,9 @@ MAX_N = 64  # the C core's largest board side (and so the most tiles a play can 
 
 def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
     """Every legal play, unranked, in the reference's order (engine.search.reference)."""
-    check_deadline(deadline)
     if pos.rules.stacking:
         assert pos.heights is not None
+        check_deadline(deadline)
         return upwords(pos.rules, lex, pos.cells, pos.heights, list(pos.rack), pos.plural_rule)
     return _both_views(pos, lex, premiums, -1, deadline)[1]
 
@@ -78,41 +86,53 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in C: the pruned best-first search
     ranks by score or by equity itself; a counted one enumerates every play in C and hands back
-    only those that can rank."""
-    rules = pos.rules
-    if rules.stacking or query.limit <= 0:
-        raws = passing(pos, every_play(pos, lex, query.premiums, query.deadline), query)
-        moves, subracks = rank(pos, raws, query)
-        return Found(moves, len(raws) if query.count else None, subracks)
+    only those that can rank (ranked by engine.plays.top_moves, or engine.search.rank by
+    equity). Upwords, and a filter C cannot express, enumerate and rank in Python."""
+    rules, flt = pos.rules, query.filtered
+    if query.limit <= 0 and not query.count:
+        return nothing(query)
+    if rules.stacking or query.limit <= 0 or not _expressible(flt, rules.size):
+        return enumerated(pos, every_play(pos, lex, query.premiums, query.deadline), query)
     if query.leaves is not None:
-        return _by_equity(pos, lex, query, query.leaves)
-    flt, n = query.filtered, rules.size
-    if not query.count and not rules.qu_tile:  # best-first, pruned, ranked in C
+        return _ranked_by_equity(pos, lex, query, query.leaves)
+    if not query.count:  # best-first, pruned, ranked in C
         check_deadline(query.deadline)
         try:
             best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
         except TimeoutError:  # the C search checks the deadline itself, between anchors
             raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
-        return Found([ranked_move(n, r) for r in best], None)
+        return Found([ranked_move(rules.size, r) for r in best], None)
     total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt, query.count)
-    return Found(top_moves(pos, raws, query.limit), total if query.count else None)
+    return Found(top_moves(pos, raws, query.limit), total)
 
 
-def _by_equity(pos: Position, lex: Lexicon, query: Query, leaves: SubrackValues) -> Found:
+def _expressible(flt: MoveFilter | None, n: int) -> bool:
+    """Whether the C filters mean what engine.plays.matches means: a square on the board and
+    only letters to contain (C would take an off-board square for none, and skip other
+    characters; matches finds no play then)."""
+    if flt is None:
+        return True
+    on_board = flt.square is None or all(1 <= x <= n for x in flt.square)
+    return on_board and all("A" <= ch <= "Z" for ch in flt.contains.upper())
+
+
+def _ranked_by_equity(pos: Position, lex: Lexicon, query: Query, leaves: SubrackValues) -> Found:
     """One search by equity, its heap seeded with the best rivals' keys."""
     seeds = sorted(query.rivals, reverse=True)[: query.limit]
     args = _leave_args(leaves)
     check_deadline(query.deadline)
     with _compiled_deadline():
         if query.count:  # every play is visited for the count; only those that can rank come back
-            total, raws, _ = search(pos.rules, lex, pos.cells, pos.rack, query.limit, seeds, query.filtered,
-                                    premiums=query.premiums, deadline=query.deadline, leaves=args)
+            total, raws, _ = generate(pos.rules, lex, pos.cells, pos.rack, query.limit, seeds, query.filtered,
+                                      premiums=query.premiums, deadline=query.deadline, leaves=args)
             moves, subracks = by_equity(pos, raws, leaves, query.limit, query.rivals)
             return Found(moves, total, subracks)
         best = top_by_equity(pos.rules, lex, pos.cells, pos.rack, query.limit, args, seeds, query.filtered,
                              query.premiums, query.deadline)
     n = pos.rules.size
-    return Found([ranked_move(n, r) for r in best], None, [r[6] for r in best])
+    moves, subracks = beside_rivals([ranked_move(n, r) for r in best], [r[6] for r in best], leaves, query.rivals,
+                                    query.limit)
+    return Found(moves, None, subracks)
 
 
 def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
@@ -148,7 +168,7 @@ def _both_views(
     check_deadline(deadline)
     if keep > 0 and not count:
         with _compiled_deadline():
-            _, best, _ = search(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
+            _, best, _ = generate(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
                                 premiums=premiums, deadline=deadline)
         return -1, best
     total = 0
@@ -157,7 +177,7 @@ def _both_views(
     for view in (ACROSS, DOWN):
         check_deadline(deadline)
         with _compiled_deadline():
-            n, plays, scores = search(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
+            n, plays, scores = generate(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
                                       premiums=premiums, deadline=deadline)
         total += n
         found += plays
@@ -170,7 +190,11 @@ def _both_views(
 # ------------------------------------------------------------------- the C core's calls
 
 
-def _leave_args(leaves: SubrackValues) -> tuple:
+# Leave values as the C search takes them: (values, strides, drops, scale).
+LeaveArgs = tuple[array, array, array, int]
+
+
+def _leave_args(leaves: SubrackValues) -> LeaveArgs:
     """The values for the C search (built once per table, kept in ``leaves.prepared``):
     (values, strides, drops, scale), where ``drops[k]`` is how many whole points less than the
     best leave a play of ``k`` tiles keeps at best."""
@@ -224,7 +248,7 @@ def _packed_gaddag(lex: Lexicon) -> object:
     return entry[1]
 
 
-def search(
+def generate(
     rules: Ruleset,
     lex: Lexicon,
     cells: list[int],
@@ -236,7 +260,7 @@ def search(
     prune: bool = False,
     premiums: bool = True,
     deadline: float | None = None,
-    leaves: tuple | None = None,
+    leaves: LeaveArgs | None = None,
 ) -> tuple[int, list[RawPlay], list[int]]:
     """The plays of the board ``cells`` (row by row) in ``views`` (ACROSS, DOWN or BOTH):
     (number of plays, plays, scores).
@@ -254,7 +278,7 @@ def search(
     ``scores`` and the plays kept are by equity (``score * 1000 + leave value``) instead
     (``leaves``: :func:`_leave_args`).
     """
-    return _generate(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False,  # type: ignore[no-any-return]
+    return _call(rules, lex, cells, rack, keep, scores, flt, views, prune, premiums, False,  # type: ignore[no-any-return]
                      deadline, leaves)
 
 
@@ -265,26 +289,26 @@ def top_by_score(
     """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
     order of :meth:`engine.plays.Move.sort_key` (ties broken in C exactly as there), each as
     ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
-    return _generate(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+    return _call(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
                      deadline)[1]
 
 
 def top_by_equity(
-    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int, leaves: tuple,
+    rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], limit: int, leaves: LeaveArgs,
     seeds: list[int], flt: MoveFilter | None = None, premiums: bool = True, deadline: float | None = None,
 ) -> list[RankedEquity]:
     """As :func:`top_by_score`, by equity (``score * 1000 + leave value``, ties in the same order),
     each play followed by the index of the tiles it uses (into ``leaves``); the heap is seeded
     with ``seeds`` (at most ``limit`` equities of other candidates: plays that cannot beat them
     are left out)."""
-    return _generate(rules, lex, cells, rack, limit, seeds, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
+    return _call(rules, lex, cells, rack, limit, seeds, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
                      deadline, leaves)[1]
 
 
-def _generate(
+def _call(
     rules: Ruleset, lex: Lexicon, cells: list[int], rack: list[int], keep: int, scores: list[int] | None,
     flt: MoveFilter | None, views: int, prune: bool, premiums: bool, rank: bool, deadline: float | None = None,
-    leaves: tuple | None = None,
+    leaves: LeaveArgs | None = None,
 ) -> tuple[int, list, list[int]]:
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")

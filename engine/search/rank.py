@@ -1,39 +1,58 @@
-"""Ranking a list of generated plays in Python, by score or by equity.
+"""Ranking a list of generated plays in Python, by score or by equity: shared by both
+implementations of the search.
 
-Both implementations of the search use it: the pure-Python reference for every answer, the
-compiled core where it enumerates (Upwords, whose plays are few, and a board with a Qu tile).
-The compiled core otherwise ranks inside its own search, in the same order.
+The pure-Python reference ranks every answer here; the compiled core ranks here where it
+enumerates instead of ranking inside C (Upwords, whose plays are few; a counted query by
+equity, whose plays come back from C unranked; a filter C cannot express). Both trim the
+plays a query's rivals beat (:func:`beside_rivals`), so the two give the same answer.
 """
 
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left
 from operator import itemgetter
 
-from ..plays import Move, Position, Query, RawPlay, SubrackValues, matches, materialise, top_moves
+from ..plays import (
+    Found,
+    Move,
+    Position,
+    Query,
+    RawPlay,
+    SubrackValues,
+    check_deadline,
+    matches,
+    materialise,
+    top_moves,
+)
 
 MARGIN = 40  # plays beyond the limit, best by score, that set the bar for valuing leaves
 
 
-def passing(pos: Position, raws: list[RawPlay], query: Query) -> list[RawPlay]:
-    """The plays that pass the query's filters."""
+def nothing(query: Query) -> Found:
+    """The answer to a query for no play and no count (the deadline is still checked)."""
+    check_deadline(query.deadline)
+    return Found([], None, None if query.leaves is None else [])
+
+
+def enumerated(pos: Position, raws: list[RawPlay], query: Query) -> Found:
+    """The answer from every play of the position: filtered, counted, ranked here."""
     flt = query.filtered
-    return raws if flt is None else [r for r in raws if matches(pos.rules, pos.cells, r, flt)]
-
-
-def rank(pos: Position, raws: list[RawPlay], query: Query) -> tuple[list[Move], list[int] | None]:
-    """The best ``query.limit`` of ``raws`` (already filtered): (moves, their sub-rack indices
-    when ranked by equity, else None)."""
+    if flt is not None:
+        raws = [r for r in raws if matches(pos.rules, pos.cells, r, flt)]
+    total = len(raws) if query.count else None
     if query.leaves is None:
-        return top_moves(pos, raws, query.limit), None
-    return by_equity(pos, raws, query.leaves, query.limit, query.rivals)
+        return Found(top_moves(pos, raws, query.limit), total)
+    moves, subracks = by_equity(pos, raws, query.leaves, query.limit, query.rivals)
+    return Found(moves, total, subracks)
 
 
 def by_equity(pos: Position, raws: list[RawPlay], leaves: SubrackValues, limit: int, rivals: tuple[int, ...] = ()
               ) -> tuple[list[Move], list[int]]:
-    """The best ``limit`` plays by equity with their sub-rack indices. The best plays by score
-    give a bar (the ``limit``-th best equity among them and ``rivals``); a play whose score plus
-    the best leave any play can keep is below the bar is never valued."""
+    """The best ``limit`` plays by equity with their sub-rack indices, less those the rivals
+    beat. The best plays by score give a bar (the ``limit``-th best equity among them and
+    ``rivals``); a play whose score plus the best leave any play can keep is below the bar is
+    never valued."""
     if not raws or limit <= 0:
         return [], []
     values, index = leaves.values, leaves.index
@@ -48,5 +67,22 @@ def by_equity(pos: Position, raws: list[RawPlay], leaves: SubrackValues, limit: 
     cutoff = heapq.nlargest(limit, (e for e, _, _ in valued))[-1]
     best = [(e, i, materialise(pos.rules, pos.cells, r)) for e, i, r in valued if e >= cutoff]
     best.sort(key=lambda x: (-x[0], -x[2].score, *x[2].sort_key()[1:]))
-    best = best[:limit]
-    return [m for _, _, m in best], [i for _, i, _ in best]
+    moves, subracks = [m for _, _, m in best[:limit]], [i for _, i, _ in best[:limit]]
+    return beside_rivals(moves, subracks, leaves, rivals, limit)
+
+
+def beside_rivals(moves: list[Move], subracks: list[int], leaves: SubrackValues, rivals: tuple[int, ...],
+                  limit: int) -> tuple[list[Move], list[int]]:
+    """Of plays ranked by equity, those that rank among the best ``limit`` of the plays and
+    the rivals together (a play ranks before a rival of the same equity)."""
+    if not rivals:
+        return moves, subracks
+    keys = sorted(rivals)
+    values = leaves.values
+    keep = 0
+    for j, (m, i) in enumerate(zip(moves, subracks, strict=True)):
+        better = len(keys) - bisect_left(keys, m.score * 1000 + values[i] + 1)  # rivals above this play
+        if j + better >= limit:
+            break  # the plays come ranked: none after this one can stay
+        keep += 1
+    return moves[:keep], subracks[:keep]

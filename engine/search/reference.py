@@ -17,7 +17,7 @@ from .. import upwords
 from ..lexicon import Lexicon
 from ..movegen import view_search, views
 from ..plays import Found, Position, Query, RawPlay, check_deadline, top_moves
-from .rank import passing, rank
+from .rank import enumerated, nothing
 
 NAME = "reference"
 INSTANT = False  # a cheap query can take milliseconds
@@ -48,11 +48,9 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in Python."""
     if query.limit <= 0 and not query.count:
-        return Found([], None, None if query.leaves is None else [])
+        return nothing(query)
     if query.count or query.filtered is not None or pos.rules.stacking or query.leaves is not None:
-        raws = passing(pos, every_play(pos, lex, query.premiums, query.deadline), query)
-        moves, subracks = rank(pos, raws, query)
-        return Found(moves, len(raws) if query.count else None, subracks)
+        return enumerated(pos, every_play(pos, lex, query.premiums, query.deadline), query)
     best = best_raw_plays(pos, lex, query.limit, query.premiums, query.deadline)
     return Found(top_moves(pos, best, query.limit), None)
 

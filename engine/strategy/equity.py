@@ -21,15 +21,8 @@ word) for plays and the tiles thrown (alphabetical) for exchanges.
 
 The plays come from the search seam (:mod:`engine.search`), asked to rank by equity with the
 values of the rack's 128 or fewer sub-racks (:class:`engine.plays.SubrackValues`) and the
-exchanges' and the pass's equities as rivals. With the compiled core the search itself ranks
-by equity: every play's key is its score x 1000 plus the value of the tiles it keeps (looked
-up in C), the heap of the best ``limit`` is seeded with the rivals, and the best-first search
-stays pruned by score bounds: a play scoring ``s`` is at most ``s`` x 1000 plus the best
-leave a play can keep (per extent of ``k`` new tiles, the best leave of ``k`` tiles), so
-anchors and extents that cannot reach the heap's minimum are skipped. With ``count`` every
-play is visited for the count, and only those that can rank come back. The pure-Python
-reference enumerates every play and values only those that can reach the bar of the best
-``limit + MARGIN`` plays by score (engine.search.rank).
+exchanges' and the pass's equities as rivals: it answers the plays that rank among the best
+``limit`` with the rivals, ranked, and they are merged here.
 """
 
 from __future__ import annotations
@@ -122,13 +115,7 @@ class LeaveTable:
             index = sum(thrown[i] * strides[i] for i in held)
             by_index[index] = milli
             self.kept_by_index[index] = leave_key(kept)
-        self.by_index = by_index
         self.values = SubrackValues(self.rack, by_index)  # what the search ranks by
-
-    def of_tiles(self, tiles: Sequence[tuple[int, int]]) -> tuple[int, str]:
-        """(leave value, tiles kept) of a play's ``(square, code)`` tiles."""
-        i = self.values.index(tiles)
-        return self.by_index[i], self.kept_by_index[i]
 
 
 _TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}
@@ -190,9 +177,11 @@ def rank_by_equity(
     table = leave_table(values, rules, pos.rack, bag_size, unseen)
     others = other_candidates(table, rules, bag_size, exchanges, exchanges if passes is None else passes, limit)
     rivals = tuple(c.equity_milli for c in others)
-    found = search.ranked(pos, lex, Query(limit, flt, premiums, count, deadline, table.values, rivals))
+    query = Query(limit=limit, filters=flt, premiums=premiums, count=count, deadline=deadline, leaves=table.values,
+                  rivals=rivals)
+    found = search.ranked(pos, lex, query)
     assert found.subracks is not None
-    milli, kept = table.by_index, table.kept_by_index
+    milli, kept = table.values.values, table.kept_by_index
     cands = [Candidate(PLAY, m, "", kept[i], m.score, milli[i]) for m, i in zip(found.moves, found.subracks, strict=True)]
     if others:  # the plays come ranked (equity, then the score order); the others join them
         cands += others
