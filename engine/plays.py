@@ -248,7 +248,8 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
         first, step, row, col = base + start, 1, line + 1, start + 1
     codes = [new.get(i) or cells[i] for i in range(first, first + step * length, step)]
     word = word_text(rules, codes, list(range(length))) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
-    tiles = tuple([TILES.get((n, i, new[i])) or tile(n, i, new[i]) for i in sorted(new)])
+    get = TILES.get  # bound once: looked up inside the comprehension it was bound per tile
+    tiles = tuple([get((n, i, new[i])) or tile(n, i, new[i]) for i in sorted(new)])
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 

@@ -88,15 +88,18 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     ranks by score or by equity itself; a counted one enumerates every play in C and hands back
     only those that can rank (ranked by engine.plays.top_moves, or engine.search.rank by
     equity). Upwords, and a filter C cannot express, enumerate and rank in Python."""
-    rules, flt = pos.rules, query.filtered
+    rules, flt = pos.rules, query.filters
+    if flt is not None and not flt.active():
+        flt = None
     if query.limit <= 0 and not query.count:
         return nothing(query)
-    if rules.stacking or query.limit <= 0 or not _expressible(flt, rules.size):
+    if rules.stacking or query.limit <= 0 or (flt is not None and not _expressible(flt, rules.size)):
         return enumerated(pos, every_play(pos, lex, query.premiums, query.deadline), query)
     if query.leaves is not None:
         return _ranked_by_equity(pos, lex, query, query.leaves)
     if not query.count:  # best-first, pruned, ranked in C
-        check_deadline(query.deadline)
+        if query.deadline is not None:
+            check_deadline(query.deadline)
         try:
             best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
         except TimeoutError:  # the C search checks the deadline itself, between anchors
@@ -106,12 +109,10 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     return Found(top_moves(pos, raws, query.limit), total)
 
 
-def _expressible(flt: MoveFilter | None, n: int) -> bool:
+def _expressible(flt: MoveFilter, n: int) -> bool:
     """Whether the C filters mean what engine.plays.matches means: a square on the board and
     only letters to contain (C would take an off-board square for none, and skip other
     characters; matches finds no play then)."""
-    if flt is None:
-        return True
     on_board = flt.square is None or all(1 <= x <= n for x in flt.square)
     return on_board and all("A" <= ch <= "Z" for ch in flt.contains.upper())
 
@@ -138,7 +139,8 @@ def _ranked_by_equity(pos: Position, lex: Lexicon, query: Query, leaves: Subrack
 def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
     """A Move from a play ranked in C (with leave values a seventh item follows, not needed here)."""
     score, down, row, col, word, placed = ranked[0], ranked[1], ranked[2], ranked[3], ranked[4], ranked[5]
-    tiles = tuple([TILES.get((n, i, code)) or tile(n, i, code) for i, code in placed])
+    get = TILES.get  # bound once: looked up inside the comprehension it was bound per tile
+    tiles = tuple([get((n, i, code)) or tile(n, i, code) for i, code in placed])
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
