@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import time
 from array import array
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from ..errors import TimeBudgetExceeded
 from ..lexicon import Lexicon
@@ -100,12 +98,9 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     if not query.count:  # best-first, pruned, ranked in C
         if query.deadline is not None:
             check_deadline(query.deadline)
-        try:
-            best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
-        except TimeoutError:  # the C search checks the deadline itself, between anchors
-            raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
+        best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
         return Found([ranked_move(rules.size, r) for r in best], None)
-    total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt, query.count)
+    total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt)
     return Found(top_moves(pos, raws, query.limit), total)
 
 
@@ -122,14 +117,13 @@ def _ranked_by_equity(pos: Position, lex: Lexicon, query: Query, leaves: Subrack
     seeds = sorted(query.rivals, reverse=True)[: query.limit]
     args = _leave_args(leaves)
     check_deadline(query.deadline)
-    with _compiled_deadline():
-        if query.count:  # every play is visited for the count; only those that can rank come back
-            total, raws, _ = generate(pos.rules, lex, pos.cells, pos.rack, query.limit, seeds, query.filtered,
-                                      premiums=query.premiums, deadline=query.deadline, leaves=args)
-            moves, subracks = by_equity(pos, raws, leaves, query.limit, query.rivals)
-            return Found(moves, total, subracks)
-        best = top_by_equity(pos.rules, lex, pos.cells, pos.rack, query.limit, args, seeds, query.filtered,
-                             query.premiums, query.deadline)
+    if query.count:  # every play is visited for the count; only those that can rank come back
+        total, raws, _ = generate(pos.rules, lex, pos.cells, pos.rack, query.limit, seeds, query.filtered,
+                                  premiums=query.premiums, deadline=query.deadline, leaves=args)
+        moves, subracks = by_equity(pos, raws, leaves, query.limit, query.rivals)
+        return Found(moves, total, subracks)
+    best = top_by_equity(pos.rules, lex, pos.cells, pos.rack, query.limit, args, seeds, query.filtered,
+                         query.premiums, query.deadline)
     n = pos.rules.size
     moves, subracks = beside_rivals([ranked_move(n, r) for r in best], [r[6] for r in best], leaves, query.rivals,
                                     query.limit)
@@ -144,43 +138,18 @@ def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
     return Move(row, col, "down" if down else "across", word, tiles, score)
 
 
-@contextmanager
-def _compiled_deadline() -> Iterator[None]:
-    """The compiled search checks the deadline itself (between anchors) and stops with
-    TimeoutError: the same error as the Python checks."""
-    try:
-        yield
-    except TimeoutError:
-        raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
-
-
 def _both_views(
-    pos: Position,
-    lex: Lexicon,
-    premiums: bool,
-    keep: int,
-    deadline: float | None,
-    flt: MoveFilter | None = None,
-    count: bool = True,
+    pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None, flt: MoveFilter | None = None,
 ) -> tuple[int, list[RawPlay]]:
-    """The compiled generator over both views: (number of plays, plays), filtered by ``flt``.
-    With keep = N > 0 the plays returned include every play that ranks in the top N (ties
-    included). Without ``count`` (and keep > 0) the search is best-first and pruned, and the
-    number returned is not the number of legal plays."""
-    check_deadline(deadline)
-    if keep > 0 and not count:
-        with _compiled_deadline():
-            _, best, _ = generate(pos.rules, lex, pos.cells, pos.rack, keep, None, flt, prune=True,
-                                premiums=premiums, deadline=deadline)
-        return -1, best
+    """Every play of both views, counted: (number of plays, plays), filtered by ``flt``. With
+    keep = N > 0 only the plays that can rank in the top N come back (ties included)."""
     total = 0
     found: list[RawPlay] = []
     scores: list[int] = []
     for view in (ACROSS, DOWN):
         check_deadline(deadline)
-        with _compiled_deadline():
-            n, plays, scores = generate(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
-                                      premiums=premiums, deadline=deadline)
+        n, plays, scores = generate(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
+                                    premiums=premiums, deadline=deadline)
         total += n
         found += plays
     if keep > 0 and len(scores) == keep:
@@ -276,7 +245,7 @@ def generate(
     ``prune`` (with keep > 0): best-first over the anchors of the views, stopping once no
     anchor's upper bound reaches the heap's minimum; the plays that can rank in the top N are
     the same, the count is then only of the plays visited. Past ``deadline`` (a
-    ``time.monotonic()`` value) the search stops with TimeoutError. With ``leaves`` the heap,
+    ``time.monotonic()`` value) the search stops with TimeBudgetExceeded. With ``leaves`` the heap,
     ``scores`` and the plays kept are by equity (``score * 1000 + leave value``) instead
     (``leaves``: :func:`_leave_args`).
     """
@@ -316,30 +285,33 @@ def _call(
         raise RuntimeError("engine._fastgen is not built")
     lm, wm, starts, values = _ruleset_buffers(rules, premiums)
     d = lex.dawg
-    return _fastgen.generate(
-        rules.size,
-        bytes(cells),
-        lm,
-        wm,
-        starts,
-        values,
-        array("i", rack),
-        rules.rack_size,
-        rules.bonus_points,
-        views,
-        d.mask,
-        d.first,
-        d.child,
-        d.root,
-        _packed_gaddag(lex),
-        keep,
-        prune,
-        rank,
-        [] if scores is None else list(scores),
-        *_filter_args(rules.size, flt),
-        *((time.monotonic, deadline) if deadline is not None else (None, 0.0) if leaves else ()),
-        *(leaves or ()),
-    )
+    try:
+        return _fastgen.generate(
+            rules.size,
+            bytes(cells),
+            lm,
+            wm,
+            starts,
+            values,
+            array("i", rack),
+            rules.rack_size,
+            rules.bonus_points,
+            views,
+            d.mask,
+            d.first,
+            d.child,
+            d.root,
+            _packed_gaddag(lex),
+            keep,
+            prune,
+            rank,
+            [] if scores is None else list(scores),
+            *_filter_args(rules.size, flt),
+            *((time.monotonic, deadline) if deadline is not None else (None, 0.0) if leaves else ()),
+            *(leaves or ()),
+        )
+    except TimeoutError:  # the C search checks the deadline itself, between anchors
+        raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
 
 
 def upwords(
