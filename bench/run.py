@@ -146,28 +146,6 @@ def _load_wolges_times(directory: Path):  # type: ignore[no-untyped-def]
     return mod
 
 
-# A child process timing another checkout's search: one JSON request a line on stdin
-# ({"game", "board", "rack", "calls"}), one JSON line of per-call microseconds back.
-_AGAINST = """
-import json, sys, time
-sys.path.insert(0, sys.argv[1])
-from engine import find_moves, get_ruleset, position
-from engine.lexicons import LexiconStore
-lex = LexiconStore().get()
-print(json.dumps({"ready": True}), flush=True)
-for line in sys.stdin:
-    req = json.loads(line)
-    pos = position(get_ruleset(req["game"]), req["board"], req["rack"])
-    find_moves(pos, lex, limit=20, count=False)
-    us = []
-    for _ in range(req["calls"]):
-        t = time.perf_counter()
-        find_moves(pos, lex, limit=20, count=False)
-        us.append((time.perf_counter() - t) * 1e6)
-    print(json.dumps({"us": us}), flush=True)
-"""
-
-
 # A warm child timing one checkout's search (this one's or another's: the same script for
 # both): one JSON request a line on stdin ({"game", "board", "rack", "heights", "ask", "calls"}),
 # one JSON line of per-call microseconds back (and the answer's fingerprint, to compare).
@@ -298,7 +276,7 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     other = None
     if against is not None:
-        other = subprocess.Popen([sys.executable, "-c", _AGAINST, str(against.resolve())], cwd=against,
+        other = subprocess.Popen([sys.executable, "-c", _SIDE, str(against.resolve())], cwd=against,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def ask(cmd: str, child: subprocess.Popen = proc) -> dict:  # type: ignore[type-arg]
@@ -334,7 +312,7 @@ def wolges_table(directory: Path, rounds: int, calls: int, only: set[str] | None
             theirs: list[float] = []
             theirs20: list[float] = []
             before: list[float] = []
-            req = json.dumps({"game": p["game"], "board": p["board"], "rack": p["rack"], "calls": calls})
+            req = json.dumps({"game": p["game"], "board": p["board"], "rack": p["rack"], "ask": "score20", "calls": calls})
             for r in range(rounds):
                 def mine() -> None:
                     find_moves(pos, lex, limit=20, count=False)  # warm-up, untimed
