@@ -25,8 +25,9 @@ COPY engine ./engine
 COPY app ./app
 RUN /opt/venv/bin/pip install --no-cache-dir --no-deps . \
     # the image must have the compiled cores (move generator, lexicon builder): fail the build
-    # if either did not compile
-    && /opt/venv/bin/python -c "import engine._fastgen, engine._fastlex; from engine import search; assert search.implementation() == 'compiled'"
+    # if either did not compile. Checked from /: in /src the source tree's engine/ (no .so)
+    # would shadow the installed package
+    && cd / && /opt/venv/bin/python -c "import engine._fastgen, engine._fastlex; from engine import search; assert search.implementation() == 'compiled'"
 
 # --- runtime: the environment, the shipped word list compiled once, a non-root user; no compiler
 FROM python:3.11-slim
