@@ -67,6 +67,7 @@ EXEMPT = [
     ("docs/engine.md", "hours of self-play (a benchmark, not a test)"),
     ("docs/operations.md", "a load and fault run of minutes (it starts its own service)"),
     ("docs/operations.md", "needs Docker and a Kubernetes cluster"),
+    ("docs/operations.md", "needs root, buildah and debootstrap, and minutes"),
     ("docs/operations.md", "needs a Docker engine"),
     ("docs/operations.md", "needs a running service"),
     ("docs/operations.md", "needs a running service (tests/test_schemathesis.py starts one)"),
