@@ -1,7 +1,8 @@
 """Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``.
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
-    wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|FILE] [--json]
+    wordsolver ab --game G --pairs N --seed S [--player equity|sim[:k=8:plies=2:iterations=300]] [--leaves F]
+                  [--against greedy|equity|FILE] [--json]
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from engine.game import game_rules
 from engine.strategy.abtest import ab_test
 from engine.strategy.leaves import LeaveValues, dumps, parse, shipped
-from engine.strategy.players import EquityPlayer, GreedyPlayer, Player
+from engine.strategy.players import EquityPlayer, GreedyPlayer, Player, SimPlayer, make_player, sim_player
 from engine.strategy.train_leaves import train
 
 from .settings import Settings
@@ -51,10 +52,22 @@ def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
     rules = game_rules(args.game)
     lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
     values = read_values(args.leaves, rules.name) if args.leaves else shipped(rules.name)
-    a = EquityPlayer(values)
-    b: Player = GreedyPlayer() if args.against == "greedy" else EquityPlayer(read_values(args.against, rules.name))
-    b_name = "greedy" if args.against == "greedy" else f"equity({args.against})"
-    res = ab_test(rules, lex, a, b, args.pairs, args.seed, "equity", b_name)
+    a: Player = EquityPlayer(values)
+    if args.player != "equity":
+        try:
+            a = sim_player(args.player, args.seed) if args.player.startswith("sim") else make_player(args.player)
+        except ValueError as exc:
+            print(f"error: --player: {exc}", file=sys.stderr)
+            return 2
+        if isinstance(a, SimPlayer):
+            a.values = values
+    b: Player
+    if args.against in ("greedy", "equity"):
+        b = GreedyPlayer() if args.against == "greedy" else EquityPlayer(values)
+        b_name = args.against
+    else:
+        b, b_name = EquityPlayer(read_values(args.against, rules.name)), f"equity({args.against})"
+    res = ab_test(rules, lex, a, b, args.pairs, args.seed, args.player, b_name)
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
@@ -78,13 +91,17 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
     tr.set_defaults(run=cmd_train)
 
-    ab = sub.add_parser("ab", help="A/B self-play: the equity player against the score-only player")
+    ab = sub.add_parser("ab", help="A/B self-play: the equity (or sim) player against the score-only player")
     ab.add_argument("--game", default="crossplay", help="crossplay, scrabble or wwf (default crossplay)")
     ab.add_argument("--pairs", type=int, default=100, help="mirrored game pairs (default 100)")
     ab.add_argument("--seed", type=int, default=0, help="pair p uses seed+p (default 0)")
     ab.add_argument("--leaves", help="leave file for the equity player (default: the shipped values)")
+    ab.add_argument("--player", default="equity",
+                    help="player A: 'equity' (default) or 'sim' (sim:k=8:plies=2:iterations=300 sets its budget; "
+                         "it uses --leaves too)")
     ab.add_argument("--against", default="greedy",
-                    help="'greedy' (score only, default) or a leave file (an equity player with those values)")
+                    help="'greedy' (score only, default), 'equity' (the same leaves as player A) or a leave file "
+                         "(an equity player with those values)")
     ab.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     ab.add_argument("--json", action="store_true", help="print the result as one JSON object")
     ab.set_defaults(run=cmd_ab)

@@ -21,7 +21,7 @@ from engine.game import PASS, PLAY, game_rules, replay, tile_counts
 from engine.strategy import simulate as sm
 from engine.strategy.equity import Candidate
 from engine.strategy.leaves import shipped
-from engine.strategy.players import EquityPlayer
+from engine.strategy.players import EquityPlayer, SimPlayer, make_player
 from engine.strategy.selfplay import play_game
 from engine.strategy.simstats import Figures, Running, dominated, leader_of, to_prune
 
@@ -296,3 +296,29 @@ def test_every_deal_gives_the_opponent_the_known_tiles_and_keeps_the_tile_count(
         assert sm.deal(s, 5, i) == (opp, order)
         racks.add(opp)
     assert len(racks) > 20
+
+
+# ----------------------------------------------------------------------------- the sim player
+
+
+def test_the_sim_player_plays_whole_games_the_same_way_each_time(lex: Lexicon) -> None:
+    rules = game_rules("crossplay")
+    a = make_player("sim:k=3:plies=1:iterations=8", 1)
+    assert isinstance(a, SimPlayer) and (a.candidates, a.plies, a.iterations) == (3, 1, 8)
+    one = play_game(rules, lex, [a, EquityPlayer()], 5)
+    two = play_game(rules, lex, [make_player("sim:k=3:plies=1:iterations=8", 1), EquityPlayer()], 5)
+    assert one.turns == two.turns and one.final_scores() == two.final_scores()
+    replay(one)  # every turn was legal
+
+
+def test_the_sim_player_with_one_candidate_is_the_equity_player(lex: Lexicon) -> None:
+    rules = game_rules("scrabble")
+    sim_game = play_game(rules, lex, [make_player("sim:k=1:iterations=5"), EquityPlayer()], 8)
+    equity_game = play_game(rules, lex, [EquityPlayer(), EquityPlayer()], 8)
+    assert sim_game.turns == equity_game.turns
+
+
+@pytest.mark.parametrize("spec", ["sim:k=0", "sim:plies=x", "sim:depth=3", "sim:iterations"])
+def test_a_bad_sim_player_budget_is_refused(spec: str) -> None:
+    with pytest.raises(ValueError, match="sim player"):
+        make_player(spec)

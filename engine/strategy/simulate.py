@@ -57,6 +57,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from itertools import count
 from multiprocessing import get_all_start_methods, get_context
+from threading import Event
 
 from ..board import BLANK, LETTER_MASK
 from ..errors import InvalidRackError, RulesetError, TileCountError, TimeBudgetExceeded
@@ -81,7 +82,7 @@ from .leaves import LeaveValues
 from .simstats import Z_DEFAULT, Figures, leader_of, to_prune
 
 WinFn = Callable[[float, int], float]  # P(win) for the player to move: (spread, tiles unseen by them)
-REASONS = ("one_left", "iterations", "time", "exact")
+REASONS = ("one_left", "iterations", "time", "exact", "stopped")
 
 
 # ----------------------------------------------------------------------------- what is simulated
@@ -167,7 +168,7 @@ class Params:
     plies: int = 2  # turns simulated after the candidate's
     iterations: int = 1000  # the cap
     seconds: float | None = None  # the time budget (None: none)
-    seed: int = 0
+    seed: int | str = 0
     workers: int = 1  # worker processes; 0: one per core
     checkpoint: int = 8  # iterations between stopping decisions
     z: float = Z_DEFAULT  # confidence bounds: mean ± z·se
@@ -232,12 +233,12 @@ class _Context:
     values: LeaveValues
     candidates: list[Candidate]
     plies: int
-    seed: int
+    seed: int | str
     win: WinFn | None
     rack_text: str = ""
 
 
-def _context(s: Setup, lex: Lexicon, values: LeaveValues, cands: list[Candidate], plies: int, seed: int,
+def _context(s: Setup, lex: Lexicon, values: LeaveValues, cands: list[Candidate], plies: int, seed: int | str,
              win: WinFn | None) -> _Context:
     return _Context(s, lex, values, cands, plies, seed, win, tiles_text(s.position.rack))
 
@@ -320,7 +321,7 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
     return value, ctx.win(value, unseen) if p == 0 else 1.0 - ctx.win(-value, unseen)
 
 
-def deal(s: Setup, seed: int, i: int) -> tuple[str, list[int]]:
+def deal(s: Setup, seed: int | str, i: int) -> tuple[str, list[int]]:
     """Iteration ``i``'s opponent rack (the known tiles and random unseen ones) and the bag in
     drawing order (tile ids: 0 a blank, 1-26 A-Z)."""
     rng = random.Random(f"sim:{seed}:{i}")
@@ -341,12 +342,12 @@ def _iteration(ctx: _Context, i: int, active: Sequence[int], deadline: float | N
     return out
 
 
-def _slice(ctx: _Context, lo: int, hi: int, active: Sequence[int],
-           deadline: float | None) -> list[list[tuple[float, float | None]]]:
-    """Iterations ``lo .. hi - 1``, stopping early (with fewer) at the deadline."""
+def _slice(ctx: _Context, lo: int, hi: int, active: Sequence[int], deadline: float | None,
+           cancel: Event | None = None) -> list[list[tuple[float, float | None]]]:
+    """Iterations ``lo .. hi - 1``, stopping early (with fewer) at the deadline or when cancelled."""
     out = []
     for i in range(lo, hi):
-        if deadline is not None and time.monotonic() >= deadline:
+        if (deadline is not None and time.monotonic() >= deadline) or (cancel is not None and cancel.is_set()):
             break
         try:
             out.append(_iteration(ctx, i, active, deadline))
@@ -410,12 +411,14 @@ def _lines(cands: list[Candidate], figures: dict[int, Figures], active: list[int
 
 def simulation(
     s: Setup, lex: Lexicon, values: LeaveValues, params: Params = Params(),
-    candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped",
+    candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped", cancel: Event | None = None,
 ) -> Iterator[Snapshot]:
     """Simulate; yields a :class:`Snapshot` before the first iteration, at each checkpoint,
     and a last one with ``done`` (see the module docstring). ``candidates`` replaces the top
     ``params.candidates`` by equity (tests give the same play twice); ``win`` is a win
-    probability (``WinFn``), None for none, or ``"shipped"``: the game's own."""
+    probability (``WinFn``), None for none, or ``"shipped"``: the game's own. Setting
+    ``cancel`` (from another thread) ends the run at the next iteration (``reason ==
+    "stopped"``; worker processes finish the slice in hand)."""
     t0 = time.monotonic()
     deadline = t0 + params.seconds if params.seconds is not None else None
     if params.plies < 0 or params.iterations < 1 or params.checkpoint < 1:
@@ -448,12 +451,14 @@ def simulation(
     try:
         while reason is None:
             hi = min(params.iterations, done + (1 if exact else params.checkpoint))
-            batch = _batch(ctx, executor, token, workers, done, hi, tuple(active), deadline)
+            batch = _batch(ctx, executor, token, workers, done, hi, tuple(active), deadline, cancel)
             for samples in batch:
                 for c, (value, w) in zip(active, samples, strict=True):
                     figures[c].add(value, w)
             done += len(batch)
-            if len(batch) < hi - (done - len(batch)):
+            if cancel is not None and cancel.is_set():
+                reason = "stopped"
+            elif len(batch) < hi - (done - len(batch)):
                 reason = "time"
             elif exact:
                 reason = "exact"
@@ -474,11 +479,12 @@ def simulation(
 
 
 def _batch(ctx: _Context, executor: ProcessPoolExecutor | None, token: int, workers: int, lo: int, hi: int,
-           active: tuple[int, ...], deadline: float | None) -> list[list[tuple[float, float | None]]]:
+           active: tuple[int, ...], deadline: float | None,
+           cancel: Event | None) -> list[list[tuple[float, float | None]]]:
     """Iterations ``lo .. hi - 1`` in order (fewer when the deadline cut them: the ones before
     the first missing)."""
     if executor is None:
-        return _slice(ctx, lo, hi, active, deadline)
+        return _slice(ctx, lo, hi, active, deadline, cancel)
     size = math.ceil((hi - lo) / workers)
     jobs: list[tuple[int, Future]] = []
     for a in range(lo, hi, size):
@@ -496,10 +502,10 @@ def _batch(ctx: _Context, executor: ProcessPoolExecutor | None, token: int, work
 
 def simulate(
     s: Setup, lex: Lexicon, values: LeaveValues, params: Params = Params(),
-    candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped",
+    candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped", cancel: Event | None = None,
 ) -> Snapshot:
     """Run a simulation to its end; the last :class:`Snapshot`."""
-    snaps = simulation(s, lex, values, params, candidates, win)
+    snaps = simulation(s, lex, values, params, candidates, win, cancel)
     last = next(snaps)
     for snap in snaps:
         last = snap
