@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
     expensive_wait: float = Field(default=1.0, ge=0, le=30)  # seconds one more may wait for a slot
+    sim_seconds: float = Field(default=3.0, gt=0)  # a simulation's time budget when the request gives none
+    sim_max_seconds: float = Field(default=10.0, gt=0)  # the most a request may ask for
+    sim_workers: int = Field(default=0, ge=0)  # worker processes per simulation; 0: one per core
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never

@@ -392,6 +392,17 @@ def win_model(game: str) -> WinFn | None:
     return table.probability  # type: ignore[no-any-return]
 
 
+def win_source(game: str) -> str | None:
+    """Where the win share comes from (for answers), or None when the game has none."""
+    if win_model(game) is None:
+        return None
+    from . import winprob  # type: ignore[attr-defined,unused-ignore]
+
+    prov = getattr(winprob.shipped(game), "provenance", {}) or {}
+    games = prov.get("games")
+    return f"engine.strategy.winprob: {game} win probability" + (f" learned from {games} self-play games" if games else "")
+
+
 def _lines(cands: list[Candidate], figures: dict[int, Figures], active: list[int]) -> tuple[Line, ...]:
     def line(c: int) -> Line:
         f = figures[c]
@@ -513,4 +524,4 @@ def simulate(
 
 
 __all__ = ["Line", "deal", "Params", "Setup", "Snapshot", "candidates_for", "describe", "setup", "simulate",
-           "simulation", "win_model"]
+           "simulation", "win_model", "win_source"]

@@ -1,0 +1,170 @@
+"""Monte Carlo simulation of the best turns (engine.strategy.simulate): ``POST /v1/games/{game}/simulate``.
+
+The position is read, the candidates ranked and a slot of the expensive-search gate taken
+(app.limits: a simulation is always expensive) before the answer starts, so every refusal is
+a 4xx or a 503 in the error envelope. Then the run goes on worker threads (and its own worker
+processes), never on the event loop, bounded by its time budget (``WORDSOLVER_SIM_SECONDS``
+by default, at most ``WORDSOLVER_SIM_MAX_SECONDS``). Asked to stream (``stream: true`` or
+``Accept: application/x-ndjson``), the answer is NDJSON: one progress object per line, the last
+with ``done``. A client that goes away stops the run at its next iteration (streamed: when the
+next line cannot be sent; otherwise the request is watched for a disconnect every 0.25 s).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AbstractContextManager
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
+from starlette.responses import Response
+
+from engine import GAMES, Lexicon, Ruleset, position
+from engine.cgp import parse_cgp
+from engine.game import game_rules
+from engine.strategy import leaves
+from engine.strategy import simulate as sim
+
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from ..errors import RequestError
+from ..observability import solving
+from ..openapi import BODY, errors
+from ..responses import json_response
+from ..schemas_sim import SimulateIn, SimulateOut
+from ..settings import Settings
+
+router = APIRouter(prefix="/v1/games", tags=["games"])
+
+NDJSON = "application/x-ndjson"
+
+EXAMPLES: dict[str, Any] = {
+    "opening": {
+        "summary": "An opening rack, 2 plies, 2 seconds",
+        "value": {"rack": "AEINRST", "candidates": 6, "plies": 2, "seconds": 2, "seed": 1},
+    },
+}
+
+
+class Prepared:
+    """What a run needs, made before the answer starts."""
+
+    def __init__(self, lex: Lexicon, setup: sim.Setup, params: sim.Params, cands: list, meta: dict) -> None:
+        self.lex, self.setup, self.params, self.cands, self.meta = lex, setup, params, cands, meta
+
+
+def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings) -> Prepared:
+    if not leaves.available(rules.name):
+        raise leaves.NoLeaveValuesError(
+            f"{rules.name} has no leave values, so no simulation; offered for "
+            f"{', '.join(g for g in GAMES if leaves.available(g))}", game=rules.name)
+    budget = req.seconds if req.seconds is not None else settings.sim_seconds
+    if budget > settings.sim_max_seconds:
+        raise RequestError(f"seconds {budget} is over this server's limit of {settings.sim_max_seconds} s a simulation",
+                           field="seconds", limit_seconds=settings.sim_max_seconds)
+    scores, opponent = req.scores, req.opponent_rack
+    if req.cgp is not None:
+        cgp = parse_cgp(req.cgp)
+        scores = scores if scores is not None else list(cgp.scores[:2])
+        opponent = opponent if opponent is not None else (cgp.racks[1] if len(cgp.racks) > 1 else "")
+    grules = game_rules(rules)
+    pos = position(rules, req.board, req.rack)
+    s = sim.setup(grules, pos, scores or (0, 0), req.bag_size, opponent or "", req.final_turns_left)
+    params = sim.Params(candidates=req.candidates, plies=req.plies, iterations=req.iterations, seconds=budget,
+                        seed=req.seed, workers=settings.sim_workers)
+    values = leaves.shipped(rules.name)
+    cands = sim.candidates_for(s, lex, values, req.candidates, settings.deadline())
+    meta = {"game": rules.name, "lexicon": lex.name, "plies": req.plies, "seed": req.seed, "bag_size": s.bag_size,
+            "win_model": sim.win_source(rules.name)}
+    return Prepared(lex, s, params, cands, meta)
+
+
+def snapshots(p: Prepared, cancel: threading.Event) -> Iterator[dict]:
+    values = leaves.shipped(p.setup.rules.name)
+    for snap in sim.simulation(p.setup, p.lex, values, p.params, p.cands, cancel=cancel):
+        yield snap.to_dict() | p.meta
+
+
+@router.post(
+    "/{game}/simulate",
+    response_model=SimulateOut,
+    summary="Simulate the best turns: win share and spread by Monte Carlo",
+    description=(
+        "Takes the best `candidates` turns by equity (plays, and exchanges and the pass when the bag allows) and, "
+        "in each iteration, draws the opponent's rack (with the tiles you name in `opponent_rack`) and the bag, "
+        "plays each candidate and then `plies` turns of the equity player, and values the end by the spread "
+        "plus the leaves kept and by the win share. Every candidate sees the same draws in an iteration. A "
+        "candidate whose upper confidence bound falls below the leader's lower bound stops being simulated; "
+        "the run ends when one is left, at `iterations`, at the time budget (`seconds`), or at once when the "
+        "position is exact (the bag empty: every reply is known). Same seed, same answer (unless the time "
+        "budget ends it). With `stream` (or `Accept: application/x-ndjson`) the answer is NDJSON: a "
+        "SimulateOut per line as the run goes, the last with `done`. Always an expensive request (503 `busy` "
+        "when this worker runs its share)."
+    ),
+    operation_id="simulate",
+    responses=errors(*BODY, 404, 503) | {200: {
+        "description": "The candidates' figures (JSON), or their progress (NDJSON, one SimulateOut a line).",
+        "content": {NDJSON: {"schema": {"$ref": "#/components/schemas/SimulateOut"}}},
+    }},
+)
+async def simulate(
+    rules: RulesetDep,
+    req: Annotated[SimulateIn, Body(openapi_examples=EXAMPLES)],
+    request: Request,
+    store: StoreDep,
+    settings: SettingsDep,
+    gate: GateDep,
+) -> Response:
+    stream = req.stream or NDJSON in request.headers.get("accept", "")
+    cancel = threading.Event()
+
+    def begin() -> tuple[Prepared, AbstractContextManager]:
+        prepared = prepare(rules, body_lexicon(store, settings, req.lexicon), req, settings)
+        slot = gate.admit(True)
+        slot.__enter__()  # held until the run ends (released by whichever thread finishes it)
+        return prepared, slot
+
+    prepared, slot = await run_in_threadpool(begin)
+
+    if stream:
+        def lines() -> Iterator[bytes]:
+            try:
+                with solving(rules.name, "simulate"):
+                    for snap in snapshots(prepared, cancel):
+                        yield (json.dumps(snap) + "\n").encode()
+            finally:
+                slot.__exit__(None, None, None)
+
+        async def body() -> AsyncIterator[bytes]:
+            try:
+                async for chunk in iterate_in_threadpool(lines()):
+                    yield chunk
+            finally:
+                cancel.set()  # the client went away (or the run ended): stop at the next iteration
+
+        return StreamingResponse(body(), media_type=NDJSON)
+
+    def run() -> dict:
+        try:
+            with solving(rules.name, "simulate"):
+                last: dict = {}
+                for last in snapshots(prepared, cancel):  # noqa: B007
+                    pass
+                return last
+        finally:
+            slot.__exit__(None, None, None)
+
+    task = asyncio.ensure_future(run_in_threadpool(run))
+    try:
+        while not task.done():
+            await asyncio.wait({task}, timeout=0.25)
+            if not task.done() and await request.is_disconnected():
+                cancel.set()
+    except asyncio.CancelledError:
+        cancel.set()
+        raise
+    return json_response(task.result())

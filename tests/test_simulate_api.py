@@ -1,0 +1,115 @@
+"""POST /v1/games/{game}/simulate: the answer, the stream, the limits, and the CLI's wordsolver sim."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.schemas_sim import SimulateOut
+from app.settings import Settings
+from engine import default_lexicon, position
+from engine.game import game_rules
+from engine.strategy import simulate as sim
+from engine.strategy.leaves import shipped
+
+BOARD = ["." * 15] * 7 + [".....GROANED..."] + ["." * 15] * 7
+BODY = {"board": BOARD, "rack": "OTLECOA", "candidates": 5, "plies": 1, "iterations": 16, "seconds": 9, "seed": 3}
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(sim_workers=2))) as c:
+        yield c
+
+
+def without_time(d: dict) -> dict:
+    return {k: v for k, v in d.items() if k != "seconds"}
+
+
+def test_an_answer_is_the_engines_for_the_same_seed(client: TestClient) -> None:
+    r = client.post("/v1/games/crossplay/simulate", json=BODY)
+    assert r.status_code == 200, r.text
+    out = SimulateOut.model_validate(r.json())
+    assert out.done and out.iterations == 16 and out.reason in ("iterations", "one_left")
+    assert out.leader == out.candidates[0].play and len(out.candidates) == 5
+    assert out.workers == 2 and out.game == "crossplay" and out.bag_size == 100 - 7 - 7 - 7
+    rules = game_rules("crossplay")
+    s = sim.setup(rules, position(rules.ruleset, BOARD, "OTLECOA"))
+    snap = sim.simulate(s, default_lexicon(), shipped("crossplay"),
+                        sim.Params(candidates=5, plies=1, iterations=16, seed=3, workers=1))
+    assert [c.model_dump(exclude_none=True) for c in out.candidates] == [
+        {k: v for k, v in line.to_dict().items() if v is not None} for line in snap.lines]
+    again = client.post("/v1/games/crossplay/simulate", json=BODY).json()
+    assert without_time(again) == without_time(r.json())
+
+
+@pytest.mark.parametrize("how", ["field", "accept"])
+def test_a_stream_is_ndjson_progress_ending_with_the_answer(client: TestClient, how: str) -> None:
+    body = BODY | {"iterations": 24} | ({"stream": True} if how == "field" else {})
+    headers = {"Accept": "application/x-ndjson"} if how == "accept" else {}
+    r = client.post("/v1/games/crossplay/simulate", json=body, headers=headers)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+    lines = [SimulateOut.model_validate(json.loads(x)) for x in r.text.splitlines()]
+    assert [x.iterations for x in lines] == [0, 8, 16, 24]
+    assert [x.done for x in lines] == [False, False, False, True]
+    plain = client.post("/v1/games/crossplay/simulate", json=BODY | {"iterations": 24}).json()
+    assert without_time(lines[-1].model_dump()) == without_time(SimulateOut.model_validate(plain).model_dump())
+
+
+def test_a_position_from_cgp_brings_its_scores_and_the_opponents_tiles(client: TestClient) -> None:
+    cgp = "15/15/15/15/15/15/15/5GROANED3/15/15/15/15/15/15/15 ACELOOT/QZ 40/100 0"
+    r = client.post("/v1/games/crossplay/simulate", json={"cgp": cgp, "candidates": 3, "plies": 1, "iterations": 8})
+    assert r.status_code == 200, r.text
+    # the opponent holds Q and Z in every iteration, and we trail by 60
+    rules = game_rules("crossplay")
+    s = sim.setup(rules, position(rules.ruleset, BOARD, "ACELOOT"), (40, 100), opponent="QZ")
+    snap = sim.simulate(s, default_lexicon(), shipped("crossplay"), sim.Params(candidates=3, plies=1, iterations=8))
+    assert r.json()["candidates"][0]["spread"] == round(snap.lines[0].value, 3)
+    assert r.json()["candidates"][0]["spread"] < 0
+
+
+@pytest.mark.parametrize(("game", "body", "status", "code"), [
+    ("upwords", {"rack": "AEINRST"}, 422, "no_leave_values"),
+    ("crossplay", {"rack": "AEINRST", "seconds": 11}, 422, "invalid_request"),
+    ("crossplay", {"rack": "AEINRST", "opponent_rack": "QQ"}, 422, "invalid_rack"),
+    ("crossplay", {"rack": "AEINRST", "bag_size": 100}, 422, "too_many_tiles"),
+    ("crossplay", {"rack": "AEINRST", "plies": 11}, 422, "invalid_request"),
+    ("crossplay", {"rack": "AEINRST", "candidates": 0}, 422, "invalid_request"),
+    ("chess", {"rack": "AEINRST"}, 404, "unknown_game"),
+])
+def test_refusals_are_4xx_in_the_error_envelope(client: TestClient, game: str, body: dict, status: int,
+                                                code: str) -> None:
+    r = client.post(f"/v1/games/{game}/simulate", json=body)
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code
+
+
+def test_a_busy_worker_answers_503_before_starting(client: TestClient) -> None:
+    gate = client.app.state.gate  # type: ignore[attr-defined]
+    assert gate._sem is not None
+    gate._sem.acquire()
+    wait, gate.wait = gate.wait, 0
+    try:
+        r = client.post("/v1/games/crossplay/simulate", json=BODY | {"stream": True})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
+    finally:
+        gate.wait = wait
+        gate._sem.release()
+    assert client.post("/v1/games/crossplay/simulate", json=BODY).status_code == 200  # the slot came back
+
+
+def test_the_default_budget_is_the_setting() -> None:
+    with TestClient(create_app(Settings(sim_seconds=0.5, sim_workers=1))) as c:
+        r = c.post("/v1/games/scrabble/simulate", json={"rack": "AEINRST", "iterations": 100_000, "plies": 4})
+        assert r.status_code == 200, r.text
+        assert r.json()["reason"] == "time" and r.json()["seconds"] < 0.7
+
+
+def test_openapi_documents_the_json_and_the_ndjson_answers(client: TestClient) -> None:
+    op = client.get("/openapi.json").json()["paths"]["/v1/games/{game}/simulate"]["post"]
+    assert set(op["responses"]["200"]["content"]) == {"application/json", "application/x-ndjson"}
+    assert {"422", "503", "404"} <= set(op["responses"])
