@@ -113,3 +113,40 @@ def test_openapi_documents_the_json_and_the_ndjson_answers(client: TestClient) -
     op = client.get("/openapi.json").json()["paths"]["/v1/games/{game}/simulate"]["post"]
     assert set(op["responses"]["200"]["content"]) == {"application/json", "application/x-ndjson"}
     assert {"422", "503", "404"} <= set(op["responses"])
+
+
+# ----------------------------------------------------------------------------- wordsolver sim
+
+
+def test_the_cli_prints_the_table_and_its_json_is_the_apis(client: TestClient, capsys: pytest.CaptureFixture,
+                                                          tmp_path: object) -> None:
+    from pathlib import Path
+
+    from app import cli
+
+    board = Path(str(tmp_path)) / "board.txt"
+    board.write_text("\n".join(BOARD) + "\n")
+    args = ["sim", "--game", "crossplay", "--board", str(board), "--rack", "OTLECOA", "-k", "5", "--plies", "1",
+            "--iterations", "16", "--seed", "3", "--workers", "1"]
+    assert cli.main([*args, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    api = client.post("/v1/games/crossplay/simulate", json=BODY).json()
+    assert without_time(got) | {"workers": 2} == without_time(api)
+    assert cli.main([*args, "--progress"]) == 0
+    out, err = capsys.readouterr()
+    head = out.splitlines()[0].split()
+    assert head == ["play", "win", "%", "±", "spread", "±", "iterations"]
+    assert out.splitlines()[2].startswith(api["leader"])
+    assert "16 iterations, 1 plies, seed 3" in out
+    progress = err.splitlines()
+    assert progress[0].startswith("[....") and " 0 it " in progress[0] and progress[-1].startswith("[####")
+    assert f"leader {api['leader']}" in progress[-1]
+
+
+def test_the_cli_refuses_bad_input_with_the_apis_message(capsys: pytest.CaptureFixture) -> None:
+    from app import cli
+
+    assert cli.main(["sim", "--game", "upwords", "--rack", "AEINRST"]) == 2
+    assert "no leave values" in capsys.readouterr().err
+    assert cli.main(["sim", "--rack", "AEINRST", "--opponent", "QQ", "--json"]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_rack"
