@@ -17,6 +17,7 @@ from engine.strategy.leaves import LeaveValues, dumps, parse, shipped
 from engine.strategy.players import EquityPlayer, GreedyPlayer, Player
 from engine.strategy.train_leaves import train
 
+from .cli_parallel import add_parallel_options, cluster_address
 from .settings import Settings
 from .store import make_store
 
@@ -40,7 +41,8 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
         output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
 
     values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
-                   log=lambda line: print(line, flush=True), on_round=keep_round)
+                   log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
+                   ray=cluster_address(args))
     output.write_text(dumps(values), encoding="utf-8")
     print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
           f"checkpoint {checkpoint})")
@@ -54,7 +56,8 @@ def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
     a = EquityPlayer(values)
     b: Player = GreedyPlayer() if args.against == "greedy" else EquityPlayer(read_values(args.against, rules.name))
     b_name = "greedy" if args.against == "greedy" else f"equity({args.against})"
-    res = ab_test(rules, lex, a, b, args.pairs, args.seed, "equity", b_name)
+    res = ab_test(rules, lex, a, b, args.pairs, args.seed, "equity", b_name, workers=args.workers,
+                  ray=cluster_address(args))
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
@@ -76,6 +79,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--checkpoint", type=Path, help="checkpoint file (default GAME-leaves.ckpt.json)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint (more rounds add up)")
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
+    add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)
 
     ab = sub.add_parser("ab", help="A/B self-play: the equity player against the score-only player")
@@ -87,4 +91,5 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                     help="'greedy' (score only, default) or a leave file (an equity player with those values)")
     ab.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     ab.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_parallel_options(ab)
     ab.set_defaults(run=cmd_ab)
