@@ -18,6 +18,7 @@ from engine.strategy.leaves import LeaveValues, dumps, parse, shipped
 from engine.strategy.players import EquityPlayer, GreedyPlayer, Player, SimPlayer, make_player, sim_player
 from engine.strategy.train_leaves import train
 
+from .cli_parallel import add_parallel_options, cluster_address
 from .settings import Settings
 from .store import make_store
 
@@ -41,7 +42,8 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
         output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
 
     values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
-                   log=lambda line: print(line, flush=True), on_round=keep_round)
+                   log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
+                   ray=cluster_address(args))
     output.write_text(dumps(values), encoding="utf-8")
     print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
           f"checkpoint {checkpoint})")
@@ -67,7 +69,8 @@ def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
         b_name = args.against
     else:
         b, b_name = EquityPlayer(read_values(args.against, rules.name)), f"equity({args.against})"
-    res = ab_test(rules, lex, a, b, args.pairs, args.seed, args.player, b_name)
+    res = ab_test(rules, lex, a, b, args.pairs, args.seed, args.player, b_name, workers=args.workers,
+                  ray=cluster_address(args))
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
@@ -89,6 +92,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--checkpoint", type=Path, help="checkpoint file (default GAME-leaves.ckpt.json)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint (more rounds add up)")
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
+    add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)
 
     ab = sub.add_parser("ab", help="A/B self-play: the equity (or sim) player against the score-only player")
@@ -104,4 +108,5 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
                          "(an equity player with those values)")
     ab.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     ab.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_parallel_options(ab)
     ab.set_defaults(run=cmd_ab)

@@ -27,10 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..game import EXCHANGE, PLAY, Game, game_rules, replay, subtract, tile_counts, tiles_of_move
+from ..game import EXCHANGE, PLAY, Game, GameRules, game_rules, replay, subtract, tile_counts, tiles_of_move
 from ..lexicon import Lexicon
 from ..rules import get_ruleset
 from .leaves import LeaveValues, features, key_counts, leave_key, tile_char, zero
+from .parallel import run_ordered
 from .players import EquityPlayer
 from .selfplay import play_game
 
@@ -191,14 +192,34 @@ def values_of(ck: Checkpoint) -> LeaveValues:
     return LeaveValues(d["game"], d["lexicon"], dict(d["weights"]), dict(d["table"]), dict(d.get("provenance", {})))
 
 
+@dataclass(frozen=True)
+class RoundGame:
+    """Game ``k`` of training round ``r`` (a picklable job for
+    :func:`engine.strategy.parallel.run_ordered`): its samples under the round's values."""
+
+    rules: GameRules
+    lex: Lexicon
+    values: LeaveValues
+    seed: int
+    r: int
+
+    def __call__(self, k: int) -> list[tuple[list[int], float]]:
+        player = EquityPlayer(self.values)
+        g = play_game(self.rules, self.lex, [player, player], self.seed + ROUND_SEED * self.r + k, first=k % 2)
+        return samples(g, self.values)
+
+
 def train(
     game: str, lex: Lexicon, games: int, rounds: int, seed: int, checkpoint: Path,
     resume: bool = False, chunk: int = 100, log: Callable[[str], None] = print,
-    on_round: Callable[[int, LeaveValues], None] | None = None,
+    on_round: Callable[[int, LeaveValues], None] | None = None, workers: int | None = 1,
+    ray: str | None = None,
 ) -> LeaveValues:
     """Train (or continue training) to ``rounds`` rounds of ``games`` games each;
     ``on_round(r, values)`` is called as each round's values are fitted (to keep them, e.g.
-    for an A/B run of each round against the previous one)."""
+    for an A/B run of each round against the previous one). The games run on ``workers``
+    processes (``None``: every core; or on the Ray cluster at ``ray``) and their samples are
+    added in game order, so the values are the same for any number of workers."""
     rules = game_rules(game)
     if resume and checkpoint.is_file():
         ck = Checkpoint.from_dict(json.loads(checkpoint.read_text(encoding="utf-8")))
@@ -211,12 +232,11 @@ def train(
     while ck.rounds_done < rounds:
         r = ck.rounds_done + 1
         values = values_of(ck)
-        player = EquityPlayer(values)
+        job = RoundGame(rules, lex, values, seed, r)
         while ck.current.games < games:
             upto = min(games, ck.current.games + chunk)
-            for k in range(ck.current.games, upto):
-                g = play_game(rules, lex, [player, player], seed + ROUND_SEED * r + k, first=k % 2)
-                for leave, y in samples(g, values):
+            for found in run_ordered(job, ck.current.games, upto, workers, ray):
+                for leave, y in found:
                     ck.current.add(leave, y)
             ck.current.games = upto
             ck.save(checkpoint)
