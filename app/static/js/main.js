@@ -4,6 +4,7 @@ import { initAnalyze } from './analyze.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { initCgp } from './cgp.js';
+import { initSimulate } from './simulate.js';
 import { h, wordEl, renderBreakdown, renderCheck, renderCompare, renderResults } from './results.js';
 import { load, save, shareUrl } from './state.js';
 
@@ -432,6 +433,7 @@ const panels = {};
 function wire() {
   panels.cgp = initCgp(pageApi);
   panels.analyze = initAnalyze(pageApi);
+  panels.simulate = initSimulate(pageApi);
   $('game').addEventListener('change', () => setGame($('game').value, games.get($('game').value).size === board.size
     && !games.get($('game').value).stacking && !board.info.stacking).catch((err) => showError('page-error', err)));
   $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); solve(); });
