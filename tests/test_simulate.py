@@ -322,3 +322,51 @@ def test_the_sim_player_with_one_candidate_is_the_equity_player(lex: Lexicon) ->
 def test_a_bad_sim_player_budget_is_refused(spec: str) -> None:
     with pytest.raises(ValueError, match="sim player"):
         make_player(spec)
+
+
+# ----------------------------------------------------------------------------- leave tables, built fast for rollouts
+
+
+def reference_table(values: object, rules: object, rack: list[int], bag_size: int, unseen: list[int]) -> dict:
+    """The leave table as it was first written (every sub-rack's key and value from its counts)."""
+    from itertools import product
+
+    from engine.plays import subrack_strides
+    from engine.strategy.equity import end_leave_milli
+    from engine.strategy.leaves import leave_key
+
+    held = [i for i, n in enumerate(rack) if n]
+    strides, size = subrack_strides(rack)
+    by_index, kept_by_index, subracks = [0] * size, [""] * size, []
+    for combo in product(*(range(rack[i] + 1) for i in held)):
+        kept = [0] * 27
+        for i, n in zip(held, combo, strict=True):
+            kept[i] = n
+        used = tuple(i for i in held for _ in range(rack[i] - kept[i]))
+        milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)  # type: ignore[attr-defined]
+        thrown = [a - b for a, b in zip(rack, kept, strict=True)]
+        subracks.append((used, milli, leave_key(kept), leave_key(thrown)))
+        index = sum(thrown[i] * strides[i] for i in held)
+        by_index[index] = milli
+        kept_by_index[index] = leave_key(kept)
+    return {"values": by_index, "kept": kept_by_index, "subracks": sorted(subracks)}
+
+
+@pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
+def test_the_leave_table_is_the_reference_one(game: str) -> None:
+    from engine.strategy.equity import LeaveTable
+
+    rules = game_rules(game)
+    values = shipped(game)
+    rng = random.Random(game)
+    tiles = "".join(ch * n for ch, n in zip("?ABCDEFGHIJKLMNOPQRSTUVWXYZ", rules.ruleset.counts, strict=True))
+    for k in range(300):
+        rack = tile_counts("".join(rng.sample(tiles, rng.randint(1, 7))))
+        unseen = tile_counts("".join(rng.sample(tiles, 7)))
+        bag = 0 if k % 3 == 0 else 40
+        for _ in range(2):  # the second time from the memo
+            t = LeaveTable(values, rules, rack, bag, unseen)
+            ref = reference_table(values, rules, rack, bag, unseen)
+            assert t.values.values == ref["values"] and t.kept_by_index == ref["kept"]
+            assert sorted(t.subracks) == ref["subracks"]
+            assert t.subracks[-1][2] == ref["kept"][0] and t.subracks[0][2] == ""  # keeps all; keeps nothing
