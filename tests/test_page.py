@@ -135,6 +135,19 @@ def solve(page: Page, rack: str) -> None:
     expect(page.locator("#results tbody tr").first).to_be_visible()
 
 
+def grouped(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plays the results table shows as rows: one per word and squares, the best blank choice."""
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for m in moves:
+        key = (m["row"], m["col"], m["direction"], m["word"].upper())
+        if key in seen and m["word"] != m["word"].upper():
+            continue
+        seen.add(key)
+        out.append(m)
+    return out
+
+
 def post(server: str, path: str, body: dict[str, Any]) -> Any:
     import httpx
 
@@ -216,7 +229,7 @@ def test_board_typed_with_keyboard_solved_previewed_and_played(page: Page, serve
 
     rack = "AEINRS?"
     solve(page, rack)
-    expected = post(server, "/v1/games/crossplay/moves", {"board": board, "rack": rack, "limit": 20})["moves"]
+    expected = grouped(post(server, "/v1/games/crossplay/moves", {"board": board, "rack": rack, "limit": 20})["moves"])
     rows = page.locator("#results tbody tr")
     expect(rows).to_have_count(len(expected))
     third = expected[2]
@@ -227,7 +240,7 @@ def test_board_typed_with_keyboard_solved_previewed_and_played(page: Page, serve
         expect(c.locator(".ltr")).to_have_text(t["letter"].upper())
         if t["blank"]:
             expect(c).to_have_class(re.compile(r"\bblank\b"))
-    rows.nth(2).click()
+    rows.nth(2).locator("button.pick").click()
     page.click("#play-it")
     expect(page.locator("#rack")).to_have_value(third["leave"])
     for t in third["tiles"]:
@@ -351,7 +364,7 @@ def test_check_my_play(page: Page, server: str) -> None:
 def test_compare_and_unseen(page: Page, server: str) -> None:
     open_page(page, server)
     solve(page, "QUIXOTE")
-    page.locator("#results tbody tr").first.click()
+    page.locator("#results tbody tr").first.locator("button.pick").click()
     page.click("#compare-btn")
     scores = page.locator("#compare tbody td.score")
     expect(scores).to_have_text(["110", "98", "83"])
@@ -412,7 +425,7 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
     try:
         open_page(page, server)
         solve(page, "QUIXOTE")
-        page.locator("#results tbody tr").first.click()
+        page.locator("#results tbody tr").first.locator("button.pick").click()
         expect(page.locator("#breakdown .total dd")).to_have_text("110")
         widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1], widths
@@ -464,6 +477,7 @@ def test_phone_width_and_keyboard_only(browser: Browser, server: str) -> None:
 def test_filters_and_count(page: Page, server: str) -> None:
     """docs/api.md's filtered example: contains K, no blanks, count -> 1D REINKS 33 of 127."""
     open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+    page.click("#filters-box summary")  # the filters fold away until asked for
     page.fill("#f-contains", "K")
     page.check("#f-noblanks")
     page.check("#count")
@@ -483,9 +497,9 @@ def test_filters_and_count(page: Page, server: str) -> None:
     want = post(server, "/v1/games/crossplay/moves",
                 {"board": MIDGAME, "rack": "AEINRS?", "count": True, "filters": {"square": [9, 6]}})
     expect(page.locator("#total")).to_have_text(f"({want['total_moves']} in all)")
-    expect(page.locator("#results tbody button.pick")).to_have_count(len(want["moves"]))
+    expect(page.locator("#results tbody button.pick")).to_have_count(len(grouped(want["moves"])))
     shown = page.locator("#results tbody button.pick").evaluate_all("els => els.map(e => e.dataset.notation)")
-    assert shown == [m["notation"] for m in want["moves"]]
+    assert shown == [m["notation"] for m in grouped(want["moves"])]
     assert all(any(t["row"] == 9 and t["col"] == 6 for t in m["tiles"]) for m in want["moves"])
 
 
@@ -516,8 +530,9 @@ def test_midgame_screenshots(browser: Browser, server: str) -> None:
         try:
             open_page(page, server, query)
             page.press("#rack", "Enter")
-            expect(page.locator("#results tbody tr")).to_have_count(20)
-            page.locator("#results tbody tr").first.click()
+            want = post(server, "/v1/games/crossplay/moves", {"board": MIDGAME, "rack": "AEINRS?"})["moves"]
+            expect(page.locator("#results tbody tr")).to_have_count(len(grouped(want)))
+            page.locator("#results tbody tr").first.locator("button.pick").click()
             page.click("#compare-btn")
             expect(page.locator("#compare tbody td.score")).to_have_count(3)
             expect(page.locator("#unseen li")).to_have_count(27)
@@ -703,7 +718,7 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, ax
     try:
         open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
         page.press("#rack", "Enter")
-        page.locator("#results tbody tr").first.click()
+        page.locator("#results tbody tr").first.locator("button.pick").click()
         page.click("#compare-btn")
         expect(page.locator("#compare tbody td.score")).to_have_count(3)
         page.fill("#c-row", "1")
@@ -726,7 +741,7 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, ax
         open_page(page, server, "?game=upwords&board=" + "-".join(["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5)
                   + "&heights=" + "-".join(["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5) + "&rack=QUIZEAS")
         page.press("#rack", "Enter")
-        page.locator("#results tbody tr").first.click()
+        page.locator("#results tbody tr").first.locator("button.pick").click()
         expect(page.locator("#breakdown .total dd")).to_have_text("19")
         assert axe_violations(page, axe_js) == []
     finally:
@@ -748,3 +763,85 @@ def test_docs_and_redoc_render_offline(page: Page, server: str) -> None:
     # then hides the image), so nothing leaves the machine.
     assert all(u == "https://cdn.redoc.ly/redoc/logo-mini.svg" for u in watch.outside), watch.outside
     assert watch.failed == [f"{u} csp" for u in watch.outside], watch.failed
+
+
+# ----------------------------------------------------------------------------- issue 22, correct by default
+
+GCG_DIR = Path(__file__).resolve().parent / "gcg"
+
+
+def test_record_game_taken_from_the_record(page: Page, server: str) -> None:
+    """Item 1: a Woogles-style record (tests/gcg/woogles_style.gcg: Woogles' header lines,
+    #lexicon NWL20, turns of a Scrabble game) is graded as Scrabble with the page on Crossplay and
+    the analysis game left at "From the record"; without its #lexicon line the game is found by
+    its scores (Scrabble's match), and a Words With Friends record with no pragmas is found the same way."""
+    open_page(page, server)
+    expect(page.locator("#a-game")).to_have_value("auto")
+    woogles = (GCG_DIR / "woogles_style.gcg").read_text(encoding="utf-8")
+    page.fill("#gcg", woogles)
+    page.click("#a-submit")
+    why = page.locator("#a-game-why")
+    expect(why).to_contain_text("Graded as Scrabble (from the record's #lexicon NWL20, a Scrabble word list), word list word-list.")
+    expect(why).to_contain_text("The record names the word list NWL20; this server has no such list")
+    expect(page.locator("#a-agree")).to_have_text("✓ The recorded cumulative scores agree with the re-scored ones.")
+    totals = page.locator(".a-players tbody tr")
+    assert totals.nth(0).locator("th, td").evaluate_all("els => els.map(e => e.textContent)")[:3] == ["vera", "247", "247"]
+    expect(page.locator("#game")).to_have_value("crossplay")  # the board's game is left alone until a turn is shown
+    page.fill("#gcg", "\n".join(line for line in woogles.splitlines() if not line.startswith("#lexicon")))
+    page.click("#a-submit")
+    expect(why).to_contain_text("Graded as Scrabble (the record names no game; its scores match it as Scrabble)")
+    expect(page.locator("#a-agree")).to_contain_text("✓")
+    page.fill("#gcg", (GCG_DIR / "wwf_no_pragmas.gcg").read_text(encoding="utf-8"))
+    page.click("#a-submit")
+    expect(why).to_contain_text("Graded as Words With Friends (the record names no game; its scores match it as "
+                                "Words With Friends, not as Scrabble or NYT Crossplay)")
+    expect(page.locator("#a-agree")).to_contain_text("✓")
+    # an explicit choice is obeyed, and the difference named
+    page.select_option("#a-game", "crossplay")
+    page.click("#a-submit")
+    expect(why).to_have_text("Graded as NYT Crossplay, word list word-list.")
+    expect(page.locator("#a-agree")).to_contain_text("✗ The recorded scores differ first at line 3")
+    watch = page.watch  # type: ignore[attr-defined]
+    assert watch.errors == [], watch.errors
+
+
+def test_exchanges_ranked_with_equity_and_the_word_list_named(page: Page, server: str) -> None:
+    """Item 3: Scrabble, CAT at 8H, rack UUUVVWQ, ranked by equity: exchanging all seven comes
+    first, as the API with exchanges: true ranks it; item 2: the word list named by the results."""
+    board = ["." * 15] * 15
+    board[7] = ".......CAT....."
+    open_page(page, server, "?game=scrabble&board=" + "-".join(board) + "&rack=UUUVVWQ")
+    page.check("#equity")
+    page.press("#rack", "Enter")
+    want = post(server, "/v1/games/scrabble/moves", {"board": board, "rack": "UUUVVWQ", "rank_by": "equity", "exchanges": True})
+    candidates = sorted([(m["rank"], m["notation"], m["equity"]) for m in want["moves"]]
+                        + [(x["rank"], "Pass" if x["kind"] == "pass" else f"Exchange {x['thrown']}", x["equity"]) for x in want["exchanges"]])
+    assert candidates[0][1:] == ("Exchange QUUUVVW", 0.0)
+    rows = page.locator("#results tbody tr")
+    expect(rows).to_have_count(len(candidates))
+    shown = page.locator("#results tbody button.pick").evaluate_all("els => els.map(e => e.dataset.notation)")
+    assert shown == [c[1] for c in candidates]
+    expect(rows.first.locator("td")).to_have_count(7)
+    assert rows.first.locator("td").evaluate_all("els => els.map(e => e.textContent)") == [
+        "1", "Exchange QUUUVVW", "0", "–", "–", "+0", "0"]
+    rows.first.click()
+    expect(page.locator("#selected-title")).to_have_text("Exchange QUUUVVW: equity 0")
+    expect(page.locator("#compare-btn")).to_be_hidden()
+    note = page.locator("#lexicon-note")
+    expect(note).to_contain_text("Words checked against word-list: a broad English list")
+    expect(note).to_contain_text("not any game's official dictionary")
+    page.click("#own-list-link")
+    expect(page.locator("#own-list-box")).to_have_attribute("open", "")
+    expect(page.locator("#own-list-box")).to_contain_text("WORDSOLVER_LEXICON_DIR")
+    page.click("#play-it")
+    expect(page.locator("#rack")).to_have_value("")
+
+
+def test_options_that_do_not_apply_are_hidden(page: Page, server: str) -> None:
+    """Item 8: "Rank by equity" is not offered for Upwords (no leave values), and is for the others."""
+    open_page(page, server, "?game=upwords")
+    expect(page.locator("#equity-field")).to_be_hidden()
+    expect(page.locator("#plural-field")).to_be_visible()
+    page.select_option("#game", "scrabble")
+    expect(page.locator("#equity-field")).to_be_visible()
+    expect(page.locator("#plural-field")).to_be_hidden()
