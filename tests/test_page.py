@@ -845,3 +845,78 @@ def test_options_that_do_not_apply_are_hidden(page: Page, server: str) -> None:
     page.select_option("#game", "scrabble")
     expect(page.locator("#equity-field")).to_be_visible()
     expect(page.locator("#plural-field")).to_be_hidden()
+
+
+# ----------------------------------------------------------------------------- issue 22, layout for the task
+
+
+def rect(page: Page, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return {"top": box["y"], "bottom": box["y"] + box["height"], "left": box["x"], "right": box["x"] + box["width"],
+            "width": box["width"], "height": box["height"]}
+
+
+def test_laptop_board_and_results_side_by_side(browser: Browser, server: str) -> None:
+    """Items 4-5 at 1280x800: the board, the plays and the selected play's breakdown in one view,
+    without scrolling; Compare's table is brought into view."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+        page.press("#rack", "Enter")
+        page.locator("#results tbody tr").first.locator("button.pick").click()
+        expect(page.locator("#breakdown .total dd")).to_have_text("82")
+        assert page.evaluate("window.scrollY") == 0
+        board, plays, total = rect(page, "#board"), rect(page, "#results"), rect(page, "#breakdown .total")
+        assert board["right"] <= plays["left"] and plays["right"] <= rect(page, "#selected")["left"], (board, plays)
+        assert board["bottom"] <= 800 and plays["top"] < 800 and 0 <= total["top"] and total["bottom"] <= 800, (board, plays, total)
+        page.click("#compare-btn")
+        expect(page.locator("#compare tbody td.score")).to_have_count(3)
+        cmp = rect(page, "#compare")
+        assert 0 <= cmp["top"] and cmp["bottom"] <= 800, cmp
+        assert board["bottom"] <= 800 and rect(page, "#board")["top"] >= 0  # the board did not move away
+    finally:
+        context.close()
+
+
+def test_phone_flow_keeps_the_board_in_view(browser: Browser, server: str) -> None:
+    """Items 4 and 6 at 390x844: Solve brings the plays into view under the pinned board; choosing
+    a play previews it on the board still in view; tap targets of 40 px; squares not tiny; the
+    analysis totals fit the screen even with a long player name."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    try:
+        open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
+        assert rect(page, "#board .sq")["width"] >= 24
+        for sel in ("#solve", "#dir", "#clear-board"):
+            assert rect(page, sel)["height"] >= 40, sel
+        page.locator("#rack").tap()
+        page.press("#rack", "Enter")
+        expect(page.locator("#results tbody tr").first).to_be_visible()
+        page.wait_for_timeout(200)
+        board, first = rect(page, "#board"), rect(page, "#results tbody tr")
+        assert board["top"] >= 0 and board["bottom"] <= first["top"] + 1 and first["bottom"] <= 844, (board, first)
+        assert rect(page, "#results tbody button.pick")["height"] >= 40
+        third = page.locator("#results tbody tr").nth(2)
+        third.locator("button.pick").tap()
+        expect(page.locator("#board .sq.preview").first).to_be_attached()
+        board = rect(page, "#board")
+        assert board["top"] >= 0 and board["bottom"] <= 844, board
+        sel = rect(page, "#selected")
+        assert sel["top"] >= board["bottom"] - 1 and sel["top"] < 844, (board, sel)
+        assert rect(page, "#play-it")["height"] >= 40
+        page.locator("#back-to-plays").tap()
+        expect(page.locator("#results tbody tr.sel")).to_be_in_viewport()
+        # the analysis totals table fits a phone, even with a long name
+        record = GCG.replace("ann", "annabellewolfeschlegelsteinhausenbergerdorff")
+        page.fill("#gcg", record)
+        page.select_option("#a-game", "scrabble")
+        page.click("#a-submit")
+        expect(page.locator("#a-turns tbody tr")).to_have_count(4)
+        totals = rect(page, ".a-players")
+        assert totals["left"] >= 0 and totals["right"] <= 390, totals
+        widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1], widths
+    finally:
+        context.close()
