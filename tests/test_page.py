@@ -185,6 +185,8 @@ def test_quixote_opening_and_breakdown(page: Page, server: str) -> None:
     expect(bd.locator("caption")).to_have_text("QUIXOTE")
     expect(bd.locator("tbody tr")).to_have_count(7)
     expect(bd.locator("tbody tr").first).to_contain_text("Double letter")
+    # item 9: the star square named as Crossplay's scoring page names it
+    expect(bd.locator("tbody tr").nth(2)).to_contain_text("8HCenter star, no bonus")
     expect(bd.locator("tbody tr").first.locator("td").last).to_have_text("20")
     expect(bd.locator("tr.letter-total td")).to_have_text("35")
     expect(bd.locator("tr.mult td")).to_have_text("×2")
@@ -270,7 +272,7 @@ def test_errors_are_shown_by_their_field(page: Page, server: str) -> None:
     page.select_option("#c-dir", "down")
     page.fill("#c-word", "WAVERS")
     page.click("#c-submit")
-    expect(page.locator("#check-error")).to_have_text("square 8,7 already holds E, not S")
+    expect(page.locator("#check-error")).to_have_text("square 8G already holds E, not S")
     expect(cell(page, 8, 7)).to_have_class(re.compile(r"\berr\b"))
     expect(square(page, 8, 7)).to_have_attribute("aria-label", re.compile("has an error"))
     shot(page, "error-1280")
@@ -282,7 +284,7 @@ def test_board_warnings_and_better_plays(page: Page, server: str) -> None:
     open_page(page, server, "?game=crossplay&board=" + "-".join(stray) + "&rack=AEINRS%3F")
     page.press("#rack", "Enter")
     expect(page.locator("#results tbody tr").first).to_be_visible()
-    expect(page.locator("#board-warnings li")).to_have_text(["1 tile(s) not connected to the rest of the board, from 14,1"])
+    expect(page.locator("#board-warnings li")).to_have_text(["1 tile(s) not connected to the rest of the board, from 14A"])
     expect(cell(page, 14, 1)).to_have_class(re.compile(r"\bwarn\b"))
     expect(square(page, 14, 1)).to_have_attribute("aria-label", re.compile("flagged by a warning"))
     # Check my play lists the better plays the API names
@@ -577,6 +579,13 @@ def test_analyze_a_game(page: Page, server: str) -> None:
     assert rows.nth(0).locator("td").evaluate_all("els => els.map(e => e.textContent)") == [
         "1", "ann", "AEINRST", "8B ANESTRI", "66", "66", "yes", "1 of 2974", "8B ANESTRI 66", "0"]
     expect(rows.nth(1)).to_have_class(re.compile(r"\bdiffers\b"))
+    # item 7: the whole word, the letters already on the board marked (the record says "D1 WELLHOl.")
+    expect(rows.nth(2).locator("button.pick")).to_have_text("D1 WELLHOLE")
+    expect(rows.nth(2).locator("button.pick")).to_have_attribute("data-play", "D1 WELLHOl.")
+    assert rows.nth(2).locator("button.pick .word span").evaluate_all(
+        "els => els.map(e => [e.textContent, e.className])") == [["L", "bl"], ["E", "on"]]
+    expect(rows.nth(3).locator("button.pick")).to_have_text("3C BLUETICK")
+    expect(rows.nth(3).locator("button.pick .word .on")).to_have_text("L")
     expect(page.locator("#a-agree")).to_have_text(
         "✗ The recorded scores differ first at line 4 (turn 2, bob): recorded 36, re-scored 18.")
     totals = page.locator(".a-players tbody tr")
@@ -595,7 +604,7 @@ def test_analyze_a_game(page: Page, server: str) -> None:
     page.locator("#a-turns button.pick[data-turn='2']").focus()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
-    expect(page.locator("#board-note-text")).to_contain_text("Before turn 3 (ann, rack EHLLOW?)")
+    expect(page.locator("#board-note-text")).to_contain_text("Before turn 3 (ann, rack EHLLOW?): D1 WELLHOLE, its tiles")
     expect(cell(page, 9, 1).locator(".ltr")).to_have_text("O")
     expect(page.locator("#unseen-summary")).to_contain_text("84 tiles unseen")  # 9 on the board, 7 on the rack
     page.click("#board-note-back")

@@ -3,7 +3,7 @@
 // tiles played shown as new tiles. Every number is the API's.
 
 import { api } from './api.js';
-import { h } from './results.js';
+import { h, wordHtml } from './results.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -44,6 +44,33 @@ export function gameFromRecord(text, games) {
   return null;
 }
 
+// A play in the record's notation ('12E .EODARAS': '.' a tile already there) as the whole word,
+// read off the board before the turn, with those letters marked as the results table marks them.
+// Anything else (an exchange, a pass) is shown as written.
+export function readablePlay(play, rows) {
+  const m = /^(?:(\d+)([A-Z])|([A-Z])(\d+)) (\S+)$/.exec(play || '');
+  if (!m || !rows) return { html: null, text: play };
+  const across = !!m[1];
+  let r = Number(across ? m[1] : m[4]) - 1;
+  let c = (across ? m[2] : m[3]).charCodeAt(0) - 65;
+  let word = '';
+  const old = [];
+  for (const ch of m[5]) {
+    const there = rows[r] ? rows[r][c] : undefined;
+    if (ch === '.' && there && there !== '.') { word += there; old.push(true); } else { word += ch; old.push(ch === '.'); }
+    if (across) c += 1; else r += 1;
+  }
+  const nota = across ? `${m[1]}${m[2]}` : `${m[3]}${m[4]}`;
+  return { html: `<span class="nota">${nota}</span> ${wordHtml(word, old)}`, text: `${nota} ${word.toUpperCase()}` };
+}
+
+function playEl(play, rows, cls = '') {
+  const r = readablePlay(play, rows);
+  const el = h('span', { class: cls || null });
+  if (r.html) el.innerHTML = r.html; else el.textContent = play;
+  return { el, text: r.text };
+}
+
 function dash(v) { return v === null || v === undefined ? '–' : String(v); }
 
 export function initAnalyze(page) {
@@ -79,8 +106,9 @@ export function initAnalyze(page) {
 
   function turnRow(t, out) {
     const differs = out.first_difference && out.first_difference.turn === t.turn;
-    const label = `Show turn ${t.turn} on the board: ${t.name}, ${t.play}`;
-    const pick = h('button', { type: 'button', class: 'pick', 'data-turn': t.turn, 'aria-pressed': 'false', 'aria-label': label }, t.play);
+    const shownPlay = playEl(t.play, t.board);
+    const label = `Show turn ${t.turn} on the board: ${t.name}, ${shownPlay.text}`;
+    const pick = h('button', { type: 'button', class: 'pick', 'data-turn': t.turn, 'data-play': t.play, 'aria-pressed': 'false', 'aria-label': label }, shownPlay.el);
     pick.addEventListener('click', () => show(t));
     pick.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -101,7 +129,7 @@ export function initAnalyze(page) {
       h('td', { class: `num${scoreDiffers ? ' bad' : ''}` }, t.kind === 'play' || t.kind === 'withdrawn' ? dash(t.score) : '–', scoreDiffers ? h('span', { class: 'mark' }, ' ≠') : null),
       h('td', { class: t.valid === false ? 'bad' : '' }, valid),
       h('td', { class: 'num' }, t.cut_short ? h('span', { title: 'not searched: the time budget ran out' }, '⏱ not searched') : t.rank === null ? '–' : `${t.rank} of ${t.total_plays}`),
-      h('td', { class: 'best' }, best ? `${best.play} ${best.score}` : '–'),
+      h('td', { class: 'best' }, best ? [playEl(best.play, t.board).el, ` ${best.score}`] : '–'),
       h('td', { class: 'num left' }, dash(t.points_left)));
     return row;
   }
@@ -152,9 +180,9 @@ export function initAnalyze(page) {
       b.setAttribute('aria-pressed', String(on));
       b.closest('tr').classList.toggle('sel', on);
     }
-    const more = t.best.length > 1 ? ` Best: ${t.best.map((b) => `${b.play} ${b.score}`).join(', ')}.` : '';
+    const more = t.best.length > 1 ? ` Best: ${t.best.map((b) => `${readablePlay(b.play, t.board).text} ${b.score}`).join(', ')}.` : '';
     $('board-note-text').textContent = `Before turn ${t.turn} (${t.name}${t.rack ? `, rack ${t.rack}` : ''}): `
-      + `${t.play}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
+      + `${readablePlay(t.play, t.board).text}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
     $('board-note').hidden = false;
     $('board').scrollIntoView({ block: 'nearest' });
   }

@@ -106,6 +106,13 @@ function plural(n, word) { return `${n} ${word}${n === 1 ? '' : 's'}`; }
 
 function faceOf(ch) { return board.face(ch); }
 
+// The start square as the game calls it: a star in the middle of the 15x15 boards, four start
+// squares in Upwords.
+function startName(l) {
+  if (!board.start.has((l.row - 1) * board.size + l.col - 1)) return '';
+  return board.info.stacking ? 'Start square' : 'Center star';
+}
+
 // ----------------------------------------------------------------------------- game
 
 async function setGame(name, keepBoard) {
@@ -280,7 +287,7 @@ function showSelected() {
   const title = h('span', {});
   title.innerHTML = wordHtml(selected.word, oldLetters(selected), true);
   $('selected-title').replaceChildren(`${selected.notation.split(' ')[0]} `, title.firstChild, `: ${selected.score} points`);
-  if (selected.breakdown) renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf });
+  if (selected.breakdown) renderBreakdown($('breakdown'), selected.breakdown, { stacking: board.info.stacking, face: faceOf, startName });
   else fetchBreakdown(selected);
 }
 
@@ -297,7 +304,7 @@ async function fetchBreakdown(m) {
   try {
     const out = await api.score(state.game, { ...position(), move: { row: m.row, col: m.col, direction: m.direction, word: m.word }, ...scoring() });
     m.breakdown = out.breakdown;
-    if (selected === m) renderBreakdown($('breakdown'), m.breakdown, { stacking: board.info.stacking, face: faceOf });
+    if (selected === m) renderBreakdown($('breakdown'), m.breakdown, { stacking: board.info.stacking, face: faceOf, startName });
   } catch (err) {
     showError('compare-error', err);
   }
@@ -350,7 +357,7 @@ async function checkPlay() {
   $('check-result').textContent = '';
   try {
     const out = await api.score(state.game, body);
-    renderCheck($('check-result'), out, { stacking: board.info.stacking, face: faceOf });
+    renderCheck($('check-result'), out, { stacking: board.info.stacking, face: faceOf, startName });
     showWarnings(out.warnings);
     board.preview = out.tiles;
     board.render();

@@ -163,11 +163,14 @@ export function renderResults(tbody, items, { onPreview, onSelect, selected, equ
 
 function squareName(l) { return `${l.row}${COLS[l.col - 1]}`; }
 
-function letterRow(l, stacking, face) {
+// The start square named as the game's own scoring pages name it (Crossplay: "Center star, no
+// bonus"); startName(l) gives that name for a letter on a start square, else ''.
+function letterRow(l, stacking, face, startName) {
   let where;
+  const start = startName ? startName(l) : '';
   if (!l.new) where = 'Already on the board, no bonus';
-  else if (l.bonus) where = PREMIUM_NAMES[l.bonus] || l.bonus;
-  else where = 'Plain';
+  else if (l.bonus) where = `${PREMIUM_NAMES[l.bonus] || l.bonus}${start ? ` (${start.toLowerCase()})` : ''}`;
+  else where = start ? `${start}, no bonus` : 'Plain';
   const letter = l.blank ? h('span', { class: 'bl' }, face(l.letter), h('span', { class: 'sr-only' }, ' (blank)')) : face(l.letter);
   return h('tr', { class: l.new ? 'new' : 'old' },
     h('td', { class: 'letter' }, letter),
@@ -180,14 +183,14 @@ function letterRow(l, stacking, face) {
 // The breakdown in the order of the Crossplay scoring page: each word, its letters with their
 // premiums and points, the letter total, the word multiplier and word score; then the
 // all-tiles bonus under the game's name; then the total.
-export function renderBreakdown(el, b, { stacking, face }) {
+export function renderBreakdown(el, b, { stacking, face, startName }) {
   el.textContent = '';
   for (const w of b.words) {
     const table = h('table', { class: 'bd' },
       h('caption', {}, wordEl(w.word)),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Letter'), h('th', { scope: 'col' }, 'Square'),
         h('th', { scope: 'col' }, 'Bonus'), stacking ? h('th', { scope: 'col' }, 'Height') : null, h('th', { scope: 'col', class: 'num' }, 'Points'))),
-      h('tbody', {}, w.letters.map((l) => letterRow(l, stacking, face))));
+      h('tbody', {}, w.letters.map((l) => letterRow(l, stacking, face, startName))));
     const span = stacking ? 4 : 3;
     const foot = h('tfoot', {},
       h('tr', { class: 'letter-total' }, h('th', { scope: 'row', colspan: span }, 'Letter total'), h('td', { class: 'num' }, String(w.letter_total))));
@@ -223,7 +226,7 @@ export function renderCompare(el, out, current) {
     h('tbody', {}, rows)));
 }
 
-export function renderCheck(el, out, { stacking, face }) {
+export function renderCheck(el, out, { stacking, face, startName }) {
   el.textContent = '';
   const verdict = out.valid
     ? h('p', { class: 'ok' }, h('strong', {}, '✓ Valid. '), `Every word is in the word list: ${out.words.join(', ')}.`)
@@ -245,6 +248,6 @@ export function renderCheck(el, out, { stacking, face }) {
     el.append(h('p', { class: 'muted' }, 'Type a rack to see where this play ranks.'));
   }
   const bd = h('div', { class: 'breakdown' });
-  renderBreakdown(bd, out.breakdown, { stacking, face });
+  renderBreakdown(bd, out.breakdown, { stacking, face, startName });
   el.append(bd);
 }
