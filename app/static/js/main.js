@@ -4,6 +4,7 @@ import { initAnalyze } from './analyze.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { initCgp } from './cgp.js';
+import { History } from './history.js';
 import { h, oldLetters, wordHtml, renderBreakdown, renderCheck, renderCompare, renderResults, resultItems } from './results.js';
 import { load, save, shareUrl } from './state.js';
 
@@ -19,6 +20,8 @@ let lexiconList = [];
 let unseenTimer = 0;
 let solveSeq = 0;
 let defaultLexicon = '';
+const history = new History();
+let restoring = false;
 
 const board = new BoardView($('board'), {
   onChange: () => boardChanged(),
@@ -26,7 +29,13 @@ const board = new BoardView($('board'), {
   onCursor: () => updateCursorControls(),
 });
 
+function snapshot() {
+  return { cells: [...board.cells], heights: [...board.heights], rack: $('rack').value };
+}
+
 function boardChanged() {
+  if (!restoring) history.record(snapshot());
+  showHistory();
   clearErrors('board-error', 'check-error');
   $('board-note').hidden = true;
   showWarnings([]);
@@ -39,6 +48,31 @@ function boardChanged() {
   updateText();
   scheduleUnseen();
 }
+
+// ----------------------------------------------------------------------------- undo and redo
+
+function showHistory() {
+  $('undo').disabled = !history.canUndo;
+  $('redo').disabled = !history.canRedo;
+}
+
+function restore(s) {
+  if (!s) return;
+  restoring = true;
+  try {
+    board.cells = [...s.cells];
+    board.heights = [...s.heights];
+    $('rack').value = s.rack;
+    setResults([], null);
+    board.changed();
+  } finally {
+    restoring = false;
+  }
+  showHistory();
+}
+
+function undo() { restore(history.undo()); }
+function redo() { restore(history.redo()); }
 
 // ----------------------------------------------------------------------------- errors
 
@@ -124,10 +158,12 @@ async function setGame(name, keepBoard) {
   state.game = name;
   $('game').value = name;
   board.setGame(info, keepBoard ? state.board : null, keepBoard ? state.heights : null);
+  history.reset(snapshot());
+  showHistory();
   document.body.dataset.game = name;
   $('rack-size').textContent = info.rack_size;
   $('height-field').hidden = !info.stacking;
-  document.querySelector('.stack-help').hidden = !info.stacking;
+  for (const el of document.querySelectorAll('.stack-help')) el.hidden = !info.stacking;
   for (const el of document.querySelectorAll('.stack-only')) el.hidden = !info.stacking;
   $('blank-toggle').hidden = info.stacking || !info.blanks;
   for (const el of document.querySelectorAll('.blank-help')) el.hidden = !info.blanks;
@@ -317,6 +353,8 @@ function playIt() {
   if (!selected) return;
   if (selected.kind === 'exchange' || selected.kind === 'pass') {
     $('rack').value = selected.kind === 'exchange' ? selected.kept : $('rack').value;
+    history.record(snapshot());
+    showHistory();
     setResults([], null);
     persist();
     $('rack').focus();
@@ -523,6 +561,7 @@ function wire() {
     const pos = el.selectionStart;
     el.value = el.value.toUpperCase();
     el.setSelectionRange(pos, pos);
+    history.setRack(el.value);
     persist();
     scheduleUnseen();
   });
@@ -544,6 +583,19 @@ function wire() {
   });
   $('copy-board').addEventListener('click', () => copy(board.rows().join('\n'), $('copy-board')));
   $('play-it').addEventListener('click', playIt);
+  $('undo').addEventListener('click', undo);
+  $('redo').addEventListener('click', redo);
+  // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y (Cmd on a Mac) anywhere but in a text field, which keeps its own
+  document.addEventListener('keydown', (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k !== 'z' && k !== 'y') return;
+    const t = e.target;
+    const field = t && (t.tagName === 'TEXTAREA' || (t.tagName === 'INPUT' && !t.classList.contains('key') && t.type !== 'checkbox'));
+    if (field) return;
+    e.preventDefault();
+    if (k === 'y' || e.shiftKey) redo(); else undo();
+  });
   $('back-to-plays').addEventListener('click', () => {
     const row = $('results').querySelector('tr.sel button.pick') || $('results').querySelector('button.pick');
     if (row) { row.closest('tr').scrollIntoView({ block: 'center', behavior: 'instant' }); row.focus({ preventScroll: true }); }
