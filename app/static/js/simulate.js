@@ -38,8 +38,10 @@ function playCell(c) {
 }
 
 export function initSimulate(page) {
-  const root = $('simulate');
-  if (!root) return {};
+  const home = $('extra-panels');
+  if (!home) return {};
+  const root = h('section', { id: 'simulate', class: 'simulate', 'aria-labelledby': 'sim-title' });
+  home.append(root);
   let ctrl = null;
 
   const run = h('button', { type: 'button', id: 'sim-run', class: 'primary' }, 'Simulate');
@@ -57,8 +59,8 @@ export function initSimulate(page) {
   const table = h('table', { id: 'sim-table', class: 'sim-table', hidden: true },
     h('thead', {}, h('tr', {},
       h('th', { scope: 'col' }, 'Play'), h('th', { scope: 'col', class: 'num' }, 'Win %'),
-      h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Win share with its 95% interval')),
-      h('th', { scope: 'col', class: 'num' }, 'Spread'), h('th', { scope: 'col', class: 'num' }, 'Iterations'))),
+      h('th', { scope: 'col', class: 'num' }, 'Spread'),
+      h('th', { scope: 'col', class: 'num' }, h('abbr', { title: 'Iterations' }, 'Iter.')))),
     tbody);
   root.append(
     h('h2', { id: 'sim-title' }, 'Simulate'),
@@ -77,8 +79,8 @@ export function initSimulate(page) {
       : `${iters(snap.iterations)}… leader ${snap.leader}${win}`;
     tbody.replaceChildren(...snap.candidates.map((c) => h('tr', { class: c.active ? '' : 'sim-dropped', 'data-play': c.play },
       h('td', { class: 'play' }, playCell(c)),
-      h('td', { class: 'num sim-win' }, c.win === null ? '–' : `${pct(c.win)} ± ${pct(1.96 * c.win_se)}`),
-      h('td', { class: 'sim-barcell' }, winBar(c)),
+      h('td', { class: 'num sim-wincell' }, h('span', { class: 'sim-win' }, c.win === null ? '–' : `${pct(c.win)} ± ${pct(1.96 * c.win_se)}`),
+        c.win === null ? null : winBar(c)),
       h('td', { class: 'num sim-spread' }, `${signed(c.spread)} ± ${(1.96 * c.spread_se).toFixed(1)}`),
       h('td', { class: 'num sim-iter' }, String(c.iterations), c.active ? '' : h('span', { class: 'muted sim-dropword' }, ' dropped')))));
     table.hidden = false;
