@@ -109,6 +109,7 @@ class LeaveTable:
         self.kept_by_index = [""] * size  # the tiles kept, by the same index
         memo = _milli_memo(values) if bag_size > 0 else None
         full = sum(rack[i] * strides[i] for i in held)
+        by_tile = sorted(range(len(held)), key=held.__getitem__)  # the blank first, as tile indices go
         for combo in product(*(range(rack[i] + 1) for i in held)):
             kept_key = "".join([ch * n for ch, n in zip(chars, combo, strict=True)])
             thrown_key = "".join([ch * (rack[i] - n) for ch, i, n in zip(chars, held, combo, strict=True)])
@@ -118,7 +119,7 @@ class LeaveTable:
                     milli = memo[kept_key] = values.milli(_counts(held, combo))
             else:
                 milli = end_leave_milli(rules, _counts(held, combo), unseen)
-            used = tuple(sorted(i for i, n in zip(held, combo, strict=True) for _ in range(rack[i] - n)))
+            used = tuple([held[k] for k in by_tile for _ in range(rack[held[k]] - combo[k])])
             self.subracks.append((used, milli, kept_key, thrown_key))
             index = full - sum([k * n for k, n in zip(steps, combo, strict=True)])
             by_index[index] = milli
