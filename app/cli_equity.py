@@ -1,6 +1,7 @@
 """Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``.
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
+                            [--bingo] [--start FILE] [--workers N] [--ray ADDRESS]
     wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|equity|FILE] [--json] [--workers N]
 
 A leave FILE is the project's JSON or a CSV table ``leave,value`` (``.csv``/``.csv.gz``).
@@ -44,9 +45,10 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
     def keep_round(r: int, values: LeaveValues) -> None:
         output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
 
+    start = read_values(args.start, rules.name) if args.start else None
     values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
                    log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
-                   ray=cluster_address(args))
+                   ray=cluster_address(args), bingo=args.bingo, start=start, start_name=args.start or "")
     output.write_text(dumps(values), encoding="utf-8")
     print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
           f"checkpoint {checkpoint})")
@@ -93,6 +95,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--checkpoint", type=Path, help="checkpoint file (default GAME-leaves.ckpt.json)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint (more rounds add up)")
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
+    tr.add_argument("--bingo", action="store_true",
+                    help="add the bingo feature: each leave's chance of a seven-letter word on the next draw")
+    tr.add_argument("--start", help="leave file round 1 plays with (default: zero values), e.g. the shipped file")
     add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)
 
