@@ -98,3 +98,32 @@ def test_cli_workers_option(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         cli.main(["ab", "--game", "wwf", "--pairs", "1", "--workers", "0"])
     assert "at least 1" in capsys.readouterr().err
+
+
+def test_a_csv_leave_table_is_read_as_an_opponent(tmp_path: Path, lex: Lexicon, capsys: pytest.CaptureFixture[str]) -> None:
+    import gzip
+
+    from engine import RulesetError
+    from engine.strategy.leaves import from_csv, read_file
+
+    text = "leave,value\nS,8.5\nERS?,30.25\nAEINST,33.8\nQ,-7\nAEINRST,50\nZZ,-1\n"
+    v = from_csv(text, "scrabble", "t.csv")
+    assert v.value("S") == 8.5 and v.value("?RES") == 30.25 and v.value("TSNIEA") == 33.8 and v.value("Q") == -7
+    assert v.value("B") == 0  # not in the table, no model
+    assert "AEINRST" not in v.table and "ZZ" not in v.table  # a full rack; more Zs than Scrabble has
+    for bad in ("leave,value\nSE,1\n", "leave,value\nES,x\n", "S,1\n"):
+        with pytest.raises(RulesetError):
+            from_csv(bad, "scrabble", "bad.csv")
+    path = tmp_path / "t.csv.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    assert read_file(path, "scrabble").table == v.table
+    assert cli.main(["ab", "--game", "scrabble", "--pairs", "2", "--against", str(path), "--workers", "2", "--json"]) == 0
+    res = json_last(capsys.readouterr().out)
+    assert res["games"] == 4 and res["b"] == f"equity({path})"
+    assert cli.main(["ab", "--game", "scrabble", "--pairs", "1", "--against", str(tmp_path / "missing.csv")]) == 2
+
+
+def json_last(out: str) -> dict:
+    import json
+
+    return json.loads(out.splitlines()[-1])  # type: ignore[no-any-return]
