@@ -523,8 +523,43 @@ def test_rank_by_equity_shows_leave_value_and_equity(page: Page, server: str) ->
     expect(page.locator("#results tbody tr").first.locator("td")).to_have_count(5)
 
 
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_readme_screenshots(browser: Browser, server: str) -> None:
+    """The README's and docs/page.md's two pictures, as a player sees the screen (not the whole
+    page): at 1280x800 a mid-game Crossplay position solved with the second play selected, its
+    breakdown beside the list; at 390x844 the same after Solve and a choice, the list under the
+    pinned board with the choice previewed. Written to .screenshots/, and to docs/page-1280.png
+    and docs/page-390.png when WORDSOLVER_SCREENSHOTS=docs (`make screenshots`)."""
+    query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
+    to_docs = os.environ.get("WORDSOLVER_SCREENSHOTS") == "docs"
+    for width, height in ((1280, 800), (390, 844)):
+        phone = width < 760
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, has_touch=phone)
+        page = context.new_page()
+        try:
+            open_page(page, server, query)
+            page.press("#rack", "Enter")
+            expect(page.locator("#results tbody tr").first).to_be_visible()
+            pick = page.locator("#results tbody tr").nth(1).locator("button.pick")
+            pick.tap() if phone else pick.click()
+            expect(page.locator("#breakdown .total dd")).to_be_visible()
+            if phone:  # back from the breakdown to the list, the choice on the pinned board
+                page.locator("#back-to-plays").tap()
+                page.evaluate("document.activeElement.blur()")
+                page.evaluate("window.scrollBy(0, -60)")
+            page.wait_for_timeout(150)
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"page-{width}.png"))
+            if to_docs:
+                page.screenshot(path=str(DOCS / f"page-{width}.png"))
+        finally:
+            context.close()
+
+
 def test_midgame_screenshots(browser: Browser, server: str) -> None:
-    """The README's and docs/page.md's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
+    """Whole-page pictures of a mid-game position solved, a play selected and compared, at 1280 and 390 px."""
     query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
     for width, height in ((1280, 1000), (390, 844)):
         context = browser.new_context(viewport={"width": width, "height": height})

@@ -235,13 +235,15 @@ async function solve() {
   $('results-status').textContent = 'Solving…';
   $('results-status').hidden = false;
   try {
-    const out = await api.moves(state.game, requestBody());
+    const body = requestBody();
+    const out = await api.moves(state.game, body);
     if (seq !== solveSeq) return;
     $('total').textContent = out.total_moves === null ? '' : `(${out.total_moves} in all)`;
     showWarnings(out.warnings);
     for (const th of document.querySelectorAll('#results .eq-col')) th.hidden = !out.equity;
     const t0 = performance.now();
     setResults(out.moves, null, out.exchanges, !!out.equity);
+    document.dispatchEvent(new CustomEvent('wordsolver:solved', { detail: { game: state.game, request: body, answer: out } }));
     // what the page took to draw the rows, and the whole solve (request, answer, rows), for tests
     document.body.dataset.drawMs = (performance.now() - t0).toFixed(1);
     document.body.dataset.solveMs = (performance.now() - asked).toFixed(1);
@@ -305,6 +307,7 @@ function select(m) {
   preview(null);
   showSelected();
   revealSelected();
+  document.dispatchEvent(new CustomEvent('wordsolver:selected', { detail: { game: state.game, move: m, ...position(), rack: $('rack').value } }));
 }
 
 function showSelected() {
@@ -548,6 +551,13 @@ const pageApi = {
   copy,
 };
 const panels = {};
+
+// For the page's other modules (simulate.js, endgame.js: `import { page } from './main.js'`):
+// the same surface as the panels get, plus the selected play and the request options. They may
+// also listen on document for 'wordsolver:selected' ({game, move, board, heights, rack}) and
+// 'wordsolver:solved' ({game, request, answer}), and put their buttons in #selected-actions and
+// their panels in #extra-panels.
+export const page = { ...pageApi, selected: () => selected, scoring, requestBody, api };
 
 function wire() {
   panels.cgp = initCgp(pageApi);
