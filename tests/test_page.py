@@ -1058,3 +1058,20 @@ def test_undo_and_redo_board_edits_and_play_it(page: Page, server: str) -> None:
         expect(keys).to_contain_text(text)
     watch = page.watch  # type: ignore[attr-defined]
     assert watch.errors == [], watch.errors
+
+
+def test_other_modules_see_the_position_and_the_selected_play(page: Page, server: str) -> None:
+    """The hooks for simulate.js / endgame.js: `current()` exported by main.js, and the
+    page:selected event carrying the same object."""
+    open_page(page, server, "?game=scrabble&rack=QUIXOTE")
+    page.evaluate("""() => { window.seen = []; document.addEventListener('page:selected', (e) => window.seen.push(e.detail)); }""")
+    page.press("#rack", "Enter")
+    page.locator("#results tbody tr").first.locator("button.pick").click()
+    seen = page.evaluate("window.seen")
+    assert len(seen) == 1 and seen[0]["game"] == "scrabble" and seen[0]["rack"] == "QUIXOTE" and seen[0]["board"] is None
+    assert seen[0]["move"]["notation"] == "8H QUIXOTE" or seen[0]["move"]["notation"].endswith("QUIXOTE")
+    assert seen[0]["lexiconName"] == "word-list" and seen[0]["heights"] is None
+    now = page.evaluate("import('/static/js/main.js').then((m) => m.current())")
+    assert now == seen[0]
+    expect(page.locator("#selected-actions #play-it")).to_be_visible()
+    expect(page.locator("#extra-panels")).to_be_attached()

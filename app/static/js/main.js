@@ -243,7 +243,7 @@ async function solve() {
     for (const th of document.querySelectorAll('#results .eq-col')) th.hidden = !out.equity;
     const t0 = performance.now();
     setResults(out.moves, null, out.exchanges, !!out.equity);
-    document.dispatchEvent(new CustomEvent('wordsolver:solved', { detail: { game: state.game, request: body, answer: out } }));
+    document.dispatchEvent(new CustomEvent('page:solved', { detail: { ...current(), request: body, answer: out } }));
     // what the page took to draw the rows, and the whole solve (request, answer, rows), for tests
     document.body.dataset.drawMs = (performance.now() - t0).toFixed(1);
     document.body.dataset.solveMs = (performance.now() - asked).toFixed(1);
@@ -307,7 +307,7 @@ function select(m) {
   preview(null);
   showSelected();
   revealSelected();
-  document.dispatchEvent(new CustomEvent('wordsolver:selected', { detail: { game: state.game, move: m, ...position(), rack: $('rack').value } }));
+  document.dispatchEvent(new CustomEvent('page:selected', { detail: current() }));
 }
 
 function showSelected() {
@@ -552,11 +552,22 @@ const pageApi = {
 };
 const panels = {};
 
-// For the page's other modules (simulate.js, endgame.js: `import { page } from './main.js'`):
-// the same surface as the panels get, plus the selected play and the request options. They may
-// also listen on document for 'wordsolver:selected' ({game, move, board, heights, rack}) and
-// 'wordsolver:solved' ({game, request, answer}), and put their buttons in #selected-actions and
-// their panels in #extra-panels.
+// For the page's other modules (simulate.js, endgame.js): `import { current, page } from './main.js'`.
+// current() is a read-only copy of the position: {game, board (rows, null when empty), heights
+// (Upwords rows, else null), rack, lexicon (the list the page's requests name, '' for the
+// server's default), lexiconName (the list in use), premiums, plural_rule, move (the selected play,
+// exchange or pass as the API gave it, or null)}. The same object is the detail of the events
+// 'page:selected' (a play was selected) and 'page:solved' (plus request and answer) on document.
+// `page` gives the panels' surface (loadPosition, showError, api, ...). Buttons for the selected
+// play go in #selected-actions, panels in #extra-panels.
+export function current() {
+  const pos = position();
+  return Object.freeze({
+    game: state.game, board: pos.board, heights: pos.heights ?? null, rack: $('rack').value,
+    lexicon: state.lexicon, lexiconName: state.lexicon || defaultLexicon, premiums: state.premiums,
+    plural_rule: state.plural_rule, move: selected ? structuredClone(selected) : null,
+  });
+}
 export const page = { ...pageApi, selected: () => selected, scoring, requestBody, api };
 
 function wire() {
