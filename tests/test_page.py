@@ -713,6 +713,9 @@ def test_analysis_and_cgp_at_phone_width(browser: Browser, server: str) -> None:
             expect(page.locator("#a-turns tbody tr")).to_have_count(4)
             page.locator("#a-turns button.pick[data-turn='4']").click()
             expect(page.locator("#board-note")).to_be_visible()
+            expect(page.locator("#board-note")).to_be_in_viewport()  # not hidden under the pinned board
+            note, board = rect(page, "#board-note"), rect(page, "#board")
+            assert board["top"] >= 0 and note["top"] >= board["bottom"] - 1 and note["bottom"] <= 844, (board, note)
             widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert widths[0] <= widths[1], (width, widths)
             shot(page, f"analyze-{width}")
