@@ -523,8 +523,43 @@ def test_rank_by_equity_shows_leave_value_and_equity(page: Page, server: str) ->
     expect(page.locator("#results tbody tr").first.locator("td")).to_have_count(5)
 
 
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_readme_screenshots(browser: Browser, server: str) -> None:
+    """The README's and docs/page.md's two pictures, as a player sees the screen (not the whole
+    page): at 1280x800 a mid-game Crossplay position solved with the second play selected, its
+    breakdown beside the list; at 390x844 the same after Solve and a choice, the list under the
+    pinned board with the choice previewed. Written to .screenshots/, and to docs/page-1280.png
+    and docs/page-390.png when WORDSOLVER_SCREENSHOTS=docs (`make screenshots`)."""
+    query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
+    to_docs = os.environ.get("WORDSOLVER_SCREENSHOTS") == "docs"
+    for width, height in ((1280, 800), (390, 844)):
+        phone = width < 760
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, has_touch=phone)
+        page = context.new_page()
+        try:
+            open_page(page, server, query)
+            page.press("#rack", "Enter")
+            expect(page.locator("#results tbody tr").first).to_be_visible()
+            pick = page.locator("#results tbody tr").nth(1).locator("button.pick")
+            pick.tap() if phone else pick.click()
+            expect(page.locator("#breakdown .total dd")).to_be_visible()
+            if phone:  # back from the breakdown to the list, the choice on the pinned board
+                page.locator("#back-to-plays").tap()
+                page.evaluate("document.activeElement.blur()")
+                page.evaluate("window.scrollBy(0, -60)")
+            page.wait_for_timeout(150)
+            SHOTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"page-{width}.png"))
+            if to_docs:
+                page.screenshot(path=str(DOCS / f"page-{width}.png"))
+        finally:
+            context.close()
+
+
 def test_midgame_screenshots(browser: Browser, server: str) -> None:
-    """The README's and docs/page.md's pictures: a mid-game position solved, a play selected, at 1280 and 390 px."""
+    """Whole-page pictures of a mid-game position solved, a play selected and compared, at 1280 and 390 px."""
     query = "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F"
     for width, height in ((1280, 1000), (390, 844)):
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -678,6 +713,9 @@ def test_analysis_and_cgp_at_phone_width(browser: Browser, server: str) -> None:
             expect(page.locator("#a-turns tbody tr")).to_have_count(4)
             page.locator("#a-turns button.pick[data-turn='4']").click()
             expect(page.locator("#board-note")).to_be_visible()
+            expect(page.locator("#board-note")).to_be_in_viewport()  # not hidden under the pinned board
+            note, board = rect(page, "#board-note"), rect(page, "#board")
+            assert board["top"] >= 0 and note["top"] >= board["bottom"] - 1 and note["bottom"] <= 844, (board, note)
             widths = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
             assert widths[0] <= widths[1], (width, widths)
             shot(page, f"analyze-{width}")
@@ -1023,3 +1061,20 @@ def test_undo_and_redo_board_edits_and_play_it(page: Page, server: str) -> None:
         expect(keys).to_contain_text(text)
     watch = page.watch  # type: ignore[attr-defined]
     assert watch.errors == [], watch.errors
+
+
+def test_other_modules_see_the_position_and_the_selected_play(page: Page, server: str) -> None:
+    """The hooks for simulate.js / endgame.js: `current()` exported by main.js, and the
+    page:selected event carrying the same object."""
+    open_page(page, server, "?game=scrabble&rack=QUIXOTE")
+    page.evaluate("""() => { window.seen = []; document.addEventListener('page:selected', (e) => window.seen.push(e.detail)); }""")
+    page.press("#rack", "Enter")
+    page.locator("#results tbody tr").first.locator("button.pick").click()
+    seen = page.evaluate("window.seen")
+    assert len(seen) == 1 and seen[0]["game"] == "scrabble" and seen[0]["rack"] == "QUIXOTE" and seen[0]["board"] is None
+    assert seen[0]["move"]["notation"] == "8H QUIXOTE" or seen[0]["move"]["notation"].endswith("QUIXOTE")
+    assert seen[0]["lexiconName"] == "word-list" and seen[0]["heights"] is None
+    now = page.evaluate("import('/static/js/main.js').then((m) => m.current())")
+    assert now == seen[0]
+    expect(page.locator("#selected-actions #play-it")).to_be_visible()
+    expect(page.locator("#extra-panels")).to_be_attached()

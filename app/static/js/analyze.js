@@ -184,7 +184,10 @@ export function initAnalyze(page) {
     $('board-note-text').textContent = `Before turn ${t.turn} (${t.name}${t.rack ? `, rack ${t.rack}` : ''}): `
       + `${readablePlay(t.play, t.board).text}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
     $('board-note').hidden = false;
-    $('board').scrollIntoView({ block: 'nearest' });
+    // on a phone the board is pinned inside its area: scroll to the area's top so the board sits in
+    // its place with the note under it, not pinned over the note
+    if (window.matchMedia('(max-width: 759px)').matches) document.querySelector('.board-area .toolbar').scrollIntoView({ block: 'start' });
+    else $('board').scrollIntoView({ block: 'nearest' });
   }
 
   async function analyze() {

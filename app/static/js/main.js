@@ -4,7 +4,6 @@ import { initAnalyze } from './analyze.js';
 import { api } from './api.js';
 import { BoardView } from './board.js';
 import { initCgp } from './cgp.js';
-import { initSimulate } from './simulate.js';
 import { History } from './history.js';
 import { h, oldLetters, wordHtml, renderBreakdown, renderCheck, renderCompare, renderResults, resultItems } from './results.js';
 import { load, save, shareUrl } from './state.js';
@@ -236,13 +235,15 @@ async function solve() {
   $('results-status').textContent = 'Solving…';
   $('results-status').hidden = false;
   try {
-    const out = await api.moves(state.game, requestBody());
+    const body = requestBody();
+    const out = await api.moves(state.game, body);
     if (seq !== solveSeq) return;
     $('total').textContent = out.total_moves === null ? '' : `(${out.total_moves} in all)`;
     showWarnings(out.warnings);
     for (const th of document.querySelectorAll('#results .eq-col')) th.hidden = !out.equity;
     const t0 = performance.now();
     setResults(out.moves, null, out.exchanges, !!out.equity);
+    document.dispatchEvent(new CustomEvent('page:solved', { detail: { ...current(), request: body, answer: out } }));
     // what the page took to draw the rows, and the whole solve (request, answer, rows), for tests
     document.body.dataset.drawMs = (performance.now() - t0).toFixed(1);
     document.body.dataset.solveMs = (performance.now() - asked).toFixed(1);
@@ -306,6 +307,7 @@ function select(m) {
   preview(null);
   showSelected();
   revealSelected();
+  document.dispatchEvent(new CustomEvent('page:selected', { detail: current() }));
 }
 
 function showSelected() {
@@ -550,10 +552,27 @@ const pageApi = {
 };
 const panels = {};
 
+// For the page's other modules (simulate.js, endgame.js): `import { current, page } from './main.js'`.
+// current() is a read-only copy of the position: {game, board (rows, null when empty), heights
+// (Upwords rows, else null), rack, lexicon (the list the page's requests name, '' for the
+// server's default), lexiconName (the list in use), premiums, plural_rule, move (the selected play,
+// exchange or pass as the API gave it, or null)}. The same object is the detail of the events
+// 'page:selected' (a play was selected) and 'page:solved' (plus request and answer) on document.
+// `page` gives the panels' surface (loadPosition, showError, api, ...). Buttons for the selected
+// play go in #selected-actions, panels in #extra-panels.
+export function current() {
+  const pos = position();
+  return Object.freeze({
+    game: state.game, board: pos.board, heights: pos.heights ?? null, rack: $('rack').value,
+    lexicon: state.lexicon, lexiconName: state.lexicon || defaultLexicon, premiums: state.premiums,
+    plural_rule: state.plural_rule, move: selected ? structuredClone(selected) : null,
+  });
+}
+export const page = { ...pageApi, selected: () => selected, scoring, requestBody, api };
+
 function wire() {
   panels.cgp = initCgp(pageApi);
   panels.analyze = initAnalyze(pageApi);
-  panels.simulate = initSimulate(pageApi);
   $('game').addEventListener('change', () => setGame($('game').value, games.get($('game').value).size === board.size
     && !games.get($('game').value).stacking && !board.info.stacking).catch((err) => showError('page-error', err)));
   $('solve-form').addEventListener('submit', (e) => { e.preventDefault(); solve(); });

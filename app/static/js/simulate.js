@@ -1,8 +1,10 @@
 // Simulate: POST /v1/games/{game}/simulate for the position on the board, streamed as NDJSON.
+// Loaded by its own <script type="module"> line; reaches the page through main.js's current().
 // A progress bar and a table that settles as the run goes (win % with its 95% error bar,
 // spread ±, iterations), and Stop (the request is aborted; the server stops the run). Every
 // number is the API's.
 
+import { current } from './main.js';
 import { h, wordEl } from './results.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +39,7 @@ function playCell(c) {
   return h('span', {}, h('span', { class: 'nota' }, where), ' ', wordEl(word.join(' ')));
 }
 
-export function initSimulate(page) {
+export function initSimulate() {
   const home = $('extra-panels');
   if (!home) return {};
   const root = h('section', { id: 'simulate', class: 'simulate', 'aria-labelledby': 'sim-title' });
@@ -97,11 +99,10 @@ export function initSimulate(page) {
     if (ctrl) ctrl.abort();
     error.hidden = true;
     const budget = Number(seconds.value) || 3;
-    const body = { ...page.position(), rack: page.rack(), seconds: budget, plies: Number(plies.value),
+    const now = current();
+    const body = { board: now.board, rack: now.rack, seconds: budget, plies: Number(plies.value),
       candidates: Number(cands.value), iterations: Number(cap.value) || 1000, seed: Number(seed.value), stream: true };
-    delete body.heights;
-    const lex = page.lexiconOverride();
-    if (lex) body.lexicon = lex;
+    if (now.lexicon) body.lexicon = now.lexicon;
     ctrl = new AbortController();
     const mine = ctrl;
     run.disabled = true;
@@ -111,7 +112,7 @@ export function initSimulate(page) {
     progress.value = 0;
     status.textContent = 'Simulating…';
     try {
-      const res = await fetch(`/v1/games/${encodeURIComponent(page.game())}/simulate`, {
+      const res = await fetch(`/v1/games/${encodeURIComponent(now.game)}/simulate`, {
         method: 'POST', headers: { 'Content-Type': 'application/json', Accept: NDJSON }, body: JSON.stringify(body), signal: mine.signal,
       });
       if (!res.ok) {
@@ -151,3 +152,5 @@ export function initSimulate(page) {
   stop.addEventListener('click', () => { if (ctrl) ctrl.abort(); });
   return { simulate };
 }
+
+initSimulate();
