@@ -176,6 +176,63 @@ def test_bag_empty_two_plies_in_crossplay_is_the_exact_value_of_the_final_round(
     assert all(code & LETTER_MASK for code in s.position.cells if code)  # the board parsed
 
 
+def test_bag_empty_one_ply_in_scrabble_is_exact_with_going_out_and_the_rack_adjustment(
+    small_lex: Lexicon, small_words: set[str],
+) -> None:
+    """Scrabble's end rule: going out ends the game, the player out gains the other rack's value
+    and the other loses it; otherwise the tiles kept are valued by the end rule (twice their
+    face value). Every reply by brute force; the opponent picks the best by that equity."""
+    rs, data = small_rules("scrabble", 7)
+    board = [".......", ".......", "...Q...", "...I...", "..DOTES", ".......", "......."]
+    ours, theirs = "AERT", "NOSLE"
+    rs = replace(rs, counts=tuple(tile_counts("".join(board).replace(".", "") + ours + theirs)))
+    rules = game_rules(rs)
+    assert rules.end_on_going_out and rules.rack_adjustment == "going_out"
+    s = sm.setup(rules, position(rs, board, ours), (200, 195), bag_size=0)
+    values = shipped("scrabble")
+    every = sm.candidates_for(s, small_lex, values, 10_000)
+    out = [c for c in every if c.kind == PLAY and not c.kept]  # plays that go out
+    cands = every[:15] + every[15::max(1, len(every) // 8)] + out[:3]
+    snap = sm.simulate(s, small_lex, values, sm.Params(plies=1, iterations=5, seed=2), cands, win=None)
+    assert snap.reason == "exact"
+
+    def face(tiles: str) -> int:
+        return sum(rs.values[0 if ch == "?" else ord(ch) - 64] for ch in tiles)
+
+    spread = s.scores[0] - s.scores[1]
+    went_out = 0
+    they_out: list[bool] = []
+    for line in snap.lines:
+        c = line.candidate
+        if c.kind == PLAY and not c.kept:  # we go out: the game ends, we gain their rack
+            went_out += 1
+            assert line.value == spread + c.score + 2 * face(theirs)
+            continue
+        after = list(s.position.cells)
+        if c.move is not None:
+            for t in c.move.tiles:
+                after[(t.row - 1) * rs.size + t.col - 1] = (ord(t.letter) - 64) | (BLANK if t.blank else 0)
+        options: dict[int, set[float]] = {}
+        outs: dict[int, set[bool]] = {}
+        for placed, score in brute_force_plays(data, format_board(rs, after), theirs, small_words).items():
+            left = list(theirs)
+            for _, _, letter, blank in placed:
+                left.remove("?" if blank else letter)
+            if left:  # the game goes on: each side's kept tiles at twice their face value, against
+                eq = 1000 * score - 2000 * face("".join(left))
+                value = spread + c.score - score + (c.leave_milli + 2000 * face("".join(left))) / 1000
+            else:  # they go out: they gain our rack's value and we lose it
+                eq = 1000 * score + 2000 * face(c.kept)
+                value = spread + c.score - score - 2 * face(c.kept)
+            options.setdefault(eq, set()).add(value)
+            outs.setdefault(eq, set()).add(not left)
+        expected = options[max(options)] if options else {spread + c.score + c.leave_milli / 1000 + 2 * face(theirs)}
+        assert line.value in expected, (line.text, expected)
+        they_out.append(bool(outs) and True in outs[max(outs)])
+    assert len(snap.lines) > 10
+    assert went_out >= 3 and sum(they_out) >= 3  # both ways of ending were checked
+
+
 def test_identical_candidates_get_identical_figures(lex: Lexicon) -> None:
     s = bench_setup("crossplay", "middle")
     values = shipped("crossplay")
