@@ -54,7 +54,7 @@ def progress_line(snap: dict, cap: int, budget: float) -> str:
     filled = math.floor(frac * BAR)
     lead = next((c for c in snap["candidates"] if c["play"] == snap["leader"]), None)
     win = f" {100 * lead['win']:.1f}%" if lead and lead["win"] is not None else ""
-    spread = f" {lead['spread']:+.1f}" if lead else ""
+    spread = f" {lead['spread']:+.1f}" if lead and lead["spread"] is not None else ""
     return (f"[{'#' * filled}{'.' * (BAR - filled)}] {snap['iterations']} it {snap['seconds']:.1f}/{budget:g} s"
             f"  leader {snap['leader']}{win}{spread}")
 
@@ -63,14 +63,13 @@ def final_table(r: dict[str, Any]) -> str:
     rows = [("play", "win %", "±", "spread", "±", "iterations")]
     for c in r["candidates"]:
         w, wpm = win_text(c)
-        rows.append((c["play"], w, wpm, f"{c['spread']:+.1f}", f"{1.96 * c['spread_se']:.1f}",
+        sp, spm = ("-", "-") if c["spread"] is None else (f"{c['spread']:+.1f}", f"{1.96 * c['spread_se']:.1f}")
+        rows.append((c["play"], w, wpm, sp, spm,
                      str(c["iterations"]) + ("" if c["active"] else " (dropped)")))
     why = {"one_left": "one candidate left", "iterations": "iteration cap", "time": "time budget",
            "exact": "exact (every iteration the same)", "stopped": "stopped"}.get(r["reason"], str(r["reason"]))
     foot = (f"{r['game']}, lexicon {r['lexicon']}: {r['iterations']} iterations, {r['plies']} plies, seed {r['seed']}, "
             f"{r['workers']} worker(s), {r['seconds']:.1f} s; ended by {why}. ± is the 95% interval.")
-    if r["win_model"] is None:
-        foot += " No win probability for this game yet: win % is shown only for finished games."
     return "\n".join(columns(rows, "lrrrrr") + ["", foot])
 
 

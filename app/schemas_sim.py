@@ -63,9 +63,11 @@ class SimCandidateOut(BaseModel):
     leave: str = Field(description="The tiles kept ('?' a blank).")
     thrown: str | None = Field(default=None, description="An exchange's tiles thrown back.")
     iterations: int = Field(description="Iterations this candidate was simulated for.")
-    spread: float = Field(description="Mean final spread (yours minus the opponent's) plus the leaves kept, points.")
-    spread_se: float = Field(description="Its standard error.")
-    win: float | None = Field(description="Mean win share, 0-1 (draws half); null when the game has no win probability.")
+    spread: float | None = Field(
+        description="Mean final spread (yours minus the opponent's) plus the leaves kept, points; null before the "
+                    "candidate's first iteration (the first streamed line).")
+    spread_se: float | None = Field(description="Its standard error.")
+    win: float | None = Field(description="Mean win share, 0-1 (draws half); null before the first iteration.")
     win_se: float | None
     active: bool = Field(description="Still simulated; false: dropped by the stopping rule.")
 
@@ -90,4 +92,4 @@ class SimulateOut(BaseModel):
     plies: int
     seed: int
     bag_size: int
-    win_model: str | None = Field(description="Where the win share comes from; null when the game has none.")
+    win_model: str = Field(description="Where the win share comes from (the game's win-probability table).")

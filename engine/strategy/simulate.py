@@ -77,6 +77,7 @@ from ..game import (
 )
 from ..lexicon import Lexicon
 from ..plays import Position
+from . import winprob
 from .equity import Candidate, default_bag_size, leave_table, rank_by_equity
 from .leaves import LeaveValues
 from .simstats import Z_DEFAULT, Figures, leader_of, to_prune
@@ -196,7 +197,8 @@ class Line:
         c = self.candidate
         out: dict = {"play": self.text, "kind": c.kind, "equity_rank": self.rank, "score": c.score,
                      "equity": c.equity_milli / 1000, "leave": c.kept, "iterations": self.iterations,
-                     "spread": round(self.value, 3), "spread_se": round(self.value_se, 3),
+                     "spread": round(self.value, 3) if self.iterations else None,
+                     "spread_se": round(self.value_se, 3) if self.iterations else None,
                      "win": None if self.win is None else round(self.win, 5),
                      "win_se": None if self.win_se is None else round(self.win_se, 5), "active": self.active}
         if c.kind == EXCHANGE:
@@ -378,29 +380,18 @@ def can_fork() -> bool:
 # ----------------------------------------------------------------------------- the run
 
 
-def win_model(game: str) -> WinFn | None:
-    """The game's shipped win probability (``engine.strategy.winprob``), or None when the
-    module or the game's table is not there (the figures then have no win share)."""
-    try:
-        from . import winprob  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        return None
-    try:
-        table = winprob.shipped(game)
-    except RulesetError:
-        return None
-    return table.probability  # type: ignore[no-any-return]
+def win_model(game: str) -> WinFn:
+    """The game's shipped win probability (``engine.strategy.winprob``); RulesetError for a
+    game without one (Upwords, which has no simulation either)."""
+    return winprob.shipped(game).probability
 
 
-def win_source(game: str) -> str | None:
-    """Where the win share comes from (for answers), or None when the game has none."""
-    if win_model(game) is None:
-        return None
-    from . import winprob  # type: ignore[attr-defined,unused-ignore]
-
-    prov = getattr(winprob.shipped(game), "provenance", {}) or {}
+def win_source(game: str) -> str:
+    """Where the win share comes from, for answers."""
+    prov = winprob.shipped(game).provenance or {}
     games = prov.get("games")
-    return f"engine.strategy.winprob: {game} win probability" + (f" learned from {games} self-play games" if games else "")
+    return f"engine.strategy.winprob: the {game} win-probability table" + (
+        f", learned from {games} self-play games" if games else "")
 
 
 def _lines(cands: list[Candidate], figures: dict[int, Figures], active: list[int]) -> tuple[Line, ...]:

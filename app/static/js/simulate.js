@@ -83,7 +83,7 @@ export function initSimulate() {
       h('td', { class: 'play' }, playCell(c)),
       h('td', { class: 'num sim-wincell' }, h('span', { class: 'sim-win' }, c.win === null ? '–' : `${pct(c.win)} ± ${pct(1.96 * c.win_se)}`),
         c.win === null ? null : winBar(c)),
-      h('td', { class: 'num sim-spread' }, `${signed(c.spread)} ± ${(1.96 * c.spread_se).toFixed(1)}`),
+      h('td', { class: 'num sim-spread' }, c.spread === null ? '–' : `${signed(c.spread)} ± ${(1.96 * c.spread_se).toFixed(1)}`),
       h('td', { class: 'num sim-iter' }, String(c.iterations), c.active ? '' : h('span', { class: 'muted sim-dropword' }, ' dropped')))));
     table.hidden = false;
   }
