@@ -141,7 +141,7 @@ async def busy_error(request: Request, exc: Exception) -> JSON:
     from .limits import Busy
 
     assert isinstance(exc, Busy)
-    return error_response(503, "busy", str(exc), {"slots": exc.slots}, headers={"Retry-After": "1"})
+    return error_response(503, "busy", str(exc), {"slots": exc.slots, "lane": exc.lane}, headers={"Retry-After": "1"})
 
 
 async def unexpected_error(request: Request, exc: Exception) -> JSON:

@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
     expensive_wait: float = Field(default=1.0, ge=0, le=30)  # seconds one more may wait for a slot
+    solve_threads: int = Field(default=2, ge=1, le=64)  # cheap searches off the event loop at once per worker
+    max_queued: int = Field(default=16, ge=0, le=10_000)  # per lane and worker, waiting for a slot; past it 503 busy
+    queue_wait: float = Field(default=1.0, ge=0, le=30)  # seconds a cheap search may wait for a slot
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never
