@@ -73,7 +73,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Loading (or, on the first run, compiling) the default list runs in a background thread:
     # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
     log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)
-    app.state.store.start(settings.default_lexicon)
+    app.state.store.start(settings.default_lexicon, keep=True)  # tried again by itself if it fails
     yield
 
 
