@@ -15,7 +15,7 @@ from fastapi import Depends, Path, Request
 
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
 
-from .limits import Cost, Gate
+from .limits import Cost, Gate, check_loop_wait
 from .observability import solving
 from .settings import Settings
 
@@ -84,6 +84,7 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
     (503 ``busy`` past it), so the event loop, and the probes it answers, never wait for it.
     """
     cost = expensive if isinstance(expensive, Cost) else (Cost.EXPENSIVE if expensive else Cost.CHEAP)
+    check_loop_wait(settings.loop_wait)
 
     def run() -> T:
         lex = body_lexicon(store, settings, name)  # loaded: get_ready returns at once

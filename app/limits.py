@@ -25,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import enum
+import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -38,6 +40,9 @@ from .schemas import MovesIn, ScoreIn
 
 EXPENSIVE_IN_FLIGHT = Gauge("wordsolver_expensive_in_flight", "Expensive searches running", multiprocess_mode="livesum")
 EXPENSIVE_REJECTED = Counter("wordsolver_expensive_rejected", "Expensive searches refused with 503 busy")
+ARRIVED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("wordsolver_arrived", default=None)
+"""When the request being answered reached its worker (time.monotonic), set by app.server's
+protocol; None when the app runs under another server."""
 SHED = Counter("wordsolver_shed", "Solving requests refused with 503 busy, by lane and reason", ["lane", "reason"])
 
 T = TypeVar("T")
@@ -52,8 +57,10 @@ class Cost(enum.Enum):
 class Busy(Exception):
     """A lane of this worker is full: answered 503 ``busy`` with Retry-After."""
 
-    def __init__(self, slots: int, lane: str = "expensive", queued: int = 0) -> None:
-        if lane == "expensive":
+    def __init__(self, slots: int, lane: str = "expensive", queued: int = 0, waited: float = 0.0) -> None:
+        if lane == "loop":
+            message = f"the server is behind (this request waited {waited:.1f} s to be read); retry in a second"
+        elif lane == "expensive":
             message = (f"the server is busy with {slots} expensive search(es) per worker and {queued} waiting; retry "
                        "in a second, or ask for less (no count, fewer plays, no filters)")
         else:
@@ -78,6 +85,19 @@ def is_expensive(req: MovesIn | ScoreIn) -> bool:
     return cost_of(req) is Cost.EXPENSIVE
 
 
+def _lower_priority(steps: int) -> None:
+    """The calling thread runs ``steps`` nice steps below the rest of its process (Linux sets
+    nice values per thread): when the CPU is short, the event loop (probes, accepting, instant
+    answers) gets it first. With CPU to spare it changes nothing."""
+    if steps <= 0 or not hasattr(os, "setpriority") or not hasattr(threading, "get_native_id"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+    except OSError:
+        pass
+
+
 class _Waiter:
     __slots__ = ("granted", "wake")
 
@@ -94,12 +114,13 @@ class Lane:
     :meth:`hold` (from a thread); a released slot goes to the longest waiter first.
     """
 
-    def __init__(self, name: str, slots: int, queue: int, wait: float) -> None:
+    def __init__(self, name: str, slots: int, queue: int, wait: float, nice: int = 0) -> None:
         self.name, self.slots, self.queue, self.wait = name, slots, queue, wait
         self.running = 0
         self._waiters: deque[_Waiter] = deque()
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max(1, slots) if slots else 32, thread_name_prefix=f"wordsolver-{name}")
+        self._pool = ThreadPoolExecutor(max(1, slots) if slots else 32, thread_name_prefix=f"wordsolver-{name}",
+                                        initializer=_lower_priority, initargs=(nice,))
 
     @property
     def queued(self) -> int:
@@ -191,16 +212,28 @@ class Lane:
             return await loop.run_in_executor(self._pool, context.run, fn)
 
 
+def check_loop_wait(budget: float) -> None:
+    """Busy (lane ``loop``) when the request waited more than ``budget`` seconds for the event
+    loop to reach it: the worker is behind, and answering 503 now costs less than solving a
+    request whose client has waited that long already."""
+    arrived = ARRIVED_AT.get()
+    if budget > 0 and arrived is not None:
+        waited = time.monotonic() - arrived
+        if waited > budget:
+            SHED.labels("loop", "waited").inc()
+            raise Busy(0, "loop", 0, waited)
+
+
 class Gate:
     """The two lanes of one worker: ``expensive`` (``slots`` at once, default 1) and ``cheap``
     (``cheap_slots``), each with a queue of ``queue`` and a wait of at most ``wait`` seconds."""
 
     def __init__(self, slots: int, wait: float = 1.0, *, cheap_slots: int = 2, queue: int = 16,
-                 cheap_wait: float = 1.0) -> None:
+                 cheap_wait: float = 1.0, nice: int = 0) -> None:
         self.slots = slots
         self.wait = wait
-        self.expensive = Lane("expensive", slots, queue, wait)
-        self.cheap = Lane("cheap", cheap_slots, queue, cheap_wait)
+        self.expensive = Lane("expensive", slots, queue, wait, nice)
+        self.cheap = Lane("cheap", cheap_slots, queue, cheap_wait, nice)
 
     def lane(self, cost: Cost) -> Lane:
         return self.expensive if cost is Cost.EXPENSIVE else self.cheap

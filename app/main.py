@@ -92,7 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.store = make_store(settings)
     app.state.gate = Gate(settings.max_expensive, settings.expensive_wait, cheap_slots=settings.solve_threads,
-                          queue=settings.max_queued, cheap_wait=settings.queue_wait)
+                          queue=settings.max_queued, cheap_wait=settings.queue_wait, nice=settings.lane_nice)
     app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, analyze.router, cgp.router, compare.router, lexicons.router, health.router,
