@@ -89,17 +89,18 @@ def test_refusals_are_4xx_in_the_error_envelope(client: TestClient, game: str, b
 
 
 def test_a_busy_worker_answers_503_before_starting(client: TestClient) -> None:
-    gate = client.app.state.gate  # type: ignore[attr-defined]
-    assert gate._sem is not None
-    gate._sem.acquire()
-    wait, gate.wait = gate.wait, 0
+    lane = client.app.state.gate.expensive  # type: ignore[attr-defined]
+    wait, lane.wait = lane.wait, 0
     try:
-        r = client.post("/v1/games/crossplay/simulate", json=BODY | {"stream": True})
-        assert r.status_code == 503 and r.json()["error"]["code"] == "busy"
+        with lane.hold():  # the worker's one expensive slot is taken
+            for body in (BODY, BODY | {"stream": True}):
+                r = client.post("/v1/games/crossplay/simulate", json=body)
+                assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
     finally:
-        gate.wait = wait
-        gate._sem.release()
+        lane.wait = wait
     assert client.post("/v1/games/crossplay/simulate", json=BODY).status_code == 200  # the slot came back
+    r = client.post("/v1/games/crossplay/simulate", json=BODY | {"stream": True})
+    assert r.status_code == 200 and lane.running == 0  # and the stream gave it back too
 
 
 def test_the_default_budget_is_the_setting() -> None:

@@ -1,9 +1,10 @@
 """Monte Carlo simulation of the best turns (engine.strategy.simulate): ``POST /v1/games/{game}/simulate``.
 
-The position is read, the candidates ranked and a slot of the expensive-search gate taken
-(app.limits: a simulation is always expensive) before the answer starts, so every refusal is
-a 4xx or a 503 in the error envelope. Then the run goes on worker threads (and its own worker
-processes), never on the event loop, bounded by its time budget (``WORDSOLVER_SIM_SECONDS``
+The position is read, the candidates ranked and a slot of the expensive lane taken (app.limits:
+a simulation is always expensive; ``deps.solve``, and ``gate.expensive.hold()`` for the
+streamed run) before the answer starts, so every refusal is a 4xx or a 503 in the error
+envelope. Then the run goes on worker threads (and its own worker processes), never on the
+event loop, bounded by its time budget (``WORDSOLVER_SIM_SECONDS``
 by default, at most ``WORDSOLVER_SIM_MAX_SECONDS``). Asked to stream (``stream: true`` or
 ``Accept: application/x-ndjson``), the answer is NDJSON: one progress object per line, the last
 with ``done``. A client that goes away stops the run at its next iteration (streamed: when the
@@ -16,7 +17,6 @@ import asyncio
 import json
 import threading
 from collections.abc import AsyncIterator, Iterator
-from contextlib import AbstractContextManager
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
@@ -24,12 +24,14 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.responses import Response
 
-from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon
+from engine import Lexicon
+
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, solve
 from ..observability import solving
 from ..openapi import BODY, errors
 from ..responses import json_response
 from ..schemas_sim import SimulateIn, SimulateOut
-from ..service_sim import Prepared, prepare, snapshots
+from ..service_sim import prepare, snapshots
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -75,44 +77,39 @@ async def simulate(
 ) -> Response:
     stream = req.stream or NDJSON in request.headers.get("accept", "")
     cancel = threading.Event()
-
-    def begin() -> tuple[Prepared, AbstractContextManager]:
-        prepared = prepare(rules, body_lexicon(store, settings, req.lexicon), req, settings)
-        slot = gate.admit(True)
-        slot.__enter__()  # held until the run ends (released by whichever thread finishes it)
-        return prepared, slot
-
-    prepared, slot = await run_in_threadpool(begin)
+    label = (rules.name, "simulate")
 
     if stream:
+        # the position checked and the candidates ranked in the expensive lane (every refusal
+        # before the answer starts); then the run holds a slot of that lane while it streams
+        prepared = await solve(store, settings, gate, req.lexicon, True, label,
+                               lambda lex: prepare(rules, lex, req, settings))
+
         def lines() -> Iterator[bytes]:
-            try:
-                with solving(rules.name, "simulate"):
-                    for snap in snapshots(prepared, cancel):
-                        yield (json.dumps(snap) + "\n").encode()
-            finally:
-                slot.__exit__(None, None, None)
+            with gate.expensive.hold(), solving(*label):
+                for snap in snapshots(prepared, cancel):
+                    yield (json.dumps(snap) + "\n").encode()
+
+        produce = lines()
+        first = await run_in_threadpool(next, produce)  # the slot taken (503 busy here) and the first line
 
         async def body() -> AsyncIterator[bytes]:
             try:
-                async for chunk in iterate_in_threadpool(lines()):
+                yield first
+                async for chunk in iterate_in_threadpool(produce):
                     yield chunk
             finally:
                 cancel.set()  # the client went away (or the run ended): stop at the next iteration
 
         return StreamingResponse(body(), media_type=NDJSON)
 
-    def run() -> dict:
-        try:
-            with solving(rules.name, "simulate"):
-                last: dict = {}
-                for last in snapshots(prepared, cancel):  # noqa: B007
-                    pass
-                return last
-        finally:
-            slot.__exit__(None, None, None)
+    def run(lex: Lexicon) -> dict:
+        last: dict = {}
+        for last in snapshots(prepare(rules, lex, req, settings), cancel):  # noqa: B007
+            pass
+        return last
 
-    task = asyncio.ensure_future(run_in_threadpool(run))
+    task = asyncio.ensure_future(solve(store, settings, gate, req.lexicon, True, label, run))
     try:
         while not task.done():
             await asyncio.wait({task}, timeout=0.25)
