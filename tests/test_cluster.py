@@ -61,3 +61,22 @@ def test_without_ray_the_commands_run_locally_and_say_so(monkeypatch: pytest.Mon
     assert "Ray is not installed" in err and "local processes" in err and "ray://nowhere:10001" in err
     with pytest.raises(cluster.ClusterUnavailableError, match="wordsolver\\[cluster\\]"):
         cluster.connect("auto")
+
+
+def test_the_rayjob_manifest_runs_a_wordsolver_command() -> None:
+    import shlex
+
+    import yaml
+
+    root = Path(__file__).resolve().parent.parent
+    doc = yaml.safe_load((root / "deploy" / "ray" / "rayjob.yaml").read_text())
+    assert doc["apiVersion"] == "ray.io/v1" and doc["kind"] == "RayJob"
+    argv = shlex.split(doc["spec"]["entrypoint"])
+    assert argv[0] == "wordsolver"
+    args = cli.parser().parse_args(argv[1:])  # a command the CLI accepts
+    assert args.run.__name__ == "cmd_ab"
+    spec = doc["spec"]["rayClusterSpec"]
+    assert spec["rayVersion"] == "2.60.0"
+    images = {c["image"] for g in [spec["headGroupSpec"], *spec["workerGroupSpecs"]] for c in g["template"]["spec"]["containers"]}
+    assert images == {"wordsolver-ray:0.1.0"}
+    assert "FROM rayproject/ray:2.60.0-py311" in (root / "deploy" / "ray" / "Dockerfile").read_text()
