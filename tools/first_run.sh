@@ -25,7 +25,7 @@ show() {  # the log lines not shown yet, stamped with the time they were first s
   local n
   n=$(wc -l < "$DIR/log")
   if [ "$n" -gt "$shown" ]; then
-    sed -n "$((shown + 1)),${n}p" "$DIR/log" | cut -c1-160 | sed "s/^/$(since) s  /"
+    sed -n "$((shown + 1)),${n}p" "$DIR/log" | grep -v "wordsolver.access" | cut -c1-160 | sed "s/^/$(since) s  /"
     shown=$n
   fi
 }

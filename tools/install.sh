@@ -34,7 +34,7 @@ find_uv() {
 bootstrap_uv() {
   # The interpreter's own pip (pip >= 22.3 installs into another environment with --python):
   # no pip needs to be put into the new environment first, which is what takes `venv` its 3 s.
-  if "$PY" -m pip --version >/dev/null 2>&1; then
+  if "$PY" -c 'import sys, pip; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 3))' 2>/dev/null; then
     [ -x "$VENV/bin/python" ] || { say "creating $VENV (python -m venv --without-pip)"; "$PY" -m venv --without-pip "$VENV"; }
     say "installing uv from PyPI into $VENV with $PY's pip"
     if "$PY" -m pip --python "$VENV/bin/python" install --disable-pip-version-check --progress-bar on \
