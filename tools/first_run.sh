@@ -10,6 +10,9 @@ SRC=${1:-$(git -C "$(dirname "$0")" rev-parse --show-toplevel)}
 PORT=${2:-8000}
 DIR=$(mktemp -d /tmp/wordsolver-first-run.XXXX)
 export XDG_CACHE_HOME=$DIR/cache PIP_NO_CACHE_DIR=1 UV_CACHE_DIR=$DIR/cache/uv WORDSOLVER_PORT=$PORT
+# As on a new user's machine: Python writes its bytecode caches (some shells, like the agents'
+# on the development machines, turn that off, which makes every process compile every module).
+unset PYTHONDONTWRITEBYTECODE
 load() { cut -d' ' -f1 /proc/loadavg; }
 now() { date +%s.%N; }
 since() { printf '%5.1f' "$(echo "$(now) - $start" | bc)"; }
