@@ -22,7 +22,7 @@ if [ -n "$EXTRAS" ]; then TARGET=".[$EXTRAS]"; else TARGET="."; fi
 say() { printf '[install] %s\n' "$*"; }
 now() { date +%s.%N; }
 START=$(now)
-took() { printf '%.1f s' "$(echo "$(now) - $START" | bc)"; }
+took() { awk -v a="$START" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 
 # The uv to use: one on PATH, one already in the environment, or one installed now from PyPI.
 find_uv() {
