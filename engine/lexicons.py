@@ -49,7 +49,8 @@ CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compi
 # lists compile in the background and their requests get 503 not_ready with Retry-After meanwhile.
 INLINE_COMPILE_WORDS = 20_000
 _INLINE_MAX_BYTES = INLINE_COMPILE_WORDS * 64  # a larger file is not read to count its lines
-RETRY_FAILED = 30  # seconds before a load that failed for a passing reason is tried again
+RETRY_FAILED = 30  # seconds before a compile that ran out of time is tried again
+RETRY_FIRST, RETRY_MAX = 0.5, 4.0  # backoff before a load that failed otherwise (a killed child) is tried again
 log = logging.getLogger("wordsolver.lexicon")
 
 FileKey = tuple[int, int]  # (mtime_ns, size): a changed file is loaded again
@@ -74,6 +75,7 @@ class _Entry:
     loading: bool = False
     compiling: bool = False  # the load in progress had to compile (or wait for a compile)
     started: float = 0.0
+    failures: int = 0  # failures in a row that may pass (the backoff grows with them)
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -96,6 +98,7 @@ class LexiconStore:
         self._digests: dict[Path, tuple[FileKey | None, str]] = {}  # word file -> cache key
         self._small: dict[Path, tuple[FileKey | None, bool]] = {}  # word file -> compiles inline
         self._lock = threading.Condition()
+        self._keep: set[str] = set()  # names tried again by themselves after a failure that may pass
         self.rescan()
 
     # ------------------------------------------------------------------------- names
@@ -168,9 +171,14 @@ class LexiconStore:
 
     # ------------------------------------------------------------------------- loading
 
-    def start(self, name: str) -> _Entry:
+    def start(self, name: str, keep: bool = False) -> _Entry:
         """Start loading ``name`` in a background thread unless it is loaded and current, or
-        loading; returns its entry. Unknown names raise UnknownLexiconError."""
+        loading; returns its entry. Unknown names raise UnknownLexiconError. With ``keep`` (the
+        service's default list, which readiness waits for), a load that fails for a reason that
+        may pass (the compiling child killed, a compile out of time) is tried again by itself,
+        with a backoff of 0.5 s doubling to 4 s, without waiting for a request to ask for it."""
+        if keep:
+            self._keep.add(name)
         path = self.path(name)
         key = _file_key(path)
         with self._lock:
@@ -202,9 +210,10 @@ class LexiconStore:
             if "limit_seconds" in exc.details:  # a busy machine may do better later
                 retry_at = time.monotonic() + RETRY_FAILED
         except (OSError, ValueError, MemoryError) as exc:  # e.g. the compiling child was killed
+            delay = min(RETRY_MAX, RETRY_FIRST * 2 ** min(entry.failures, 16))
             error = LexiconNotReadyError(f"lexicon {name!r} could not be loaded ({exc}); trying again in "
-                                         f"{RETRY_FAILED} s", retry_after=RETRY_FAILED, lexicon=name)
-            retry_at = time.monotonic() + RETRY_FAILED
+                                         f"{delay:g} s", retry_after=math.ceil(delay), lexicon=name)
+            retry_at = time.monotonic() + delay
         if error is not None:
             error.details.setdefault("lexicon", name)
             log.error("lexicon %r not loaded: %s", name, error.message)
@@ -214,12 +223,23 @@ class LexiconStore:
         with self._lock:
             entry.key = key
             if lex is not None:
-                entry.lex, entry.error = lex, None
+                entry.lex, entry.error, entry.failures = lex, None, 0
             else:
                 entry.error, entry.retry_at = error, retry_at  # a previous version, if any, keeps answering
+                entry.failures += 1
             entry.loading = entry.compiling = False
             entry.done.set()
             self._lock.notify_all()
+        if lex is None and name in self._keep and retry_at < math.inf:
+            timer = threading.Timer(max(0.0, retry_at - time.monotonic()) + 0.01, self._retry, (name,))
+            timer.daemon = True
+            timer.start()
+
+    def _retry(self, name: str) -> None:
+        try:
+            self.start(name)
+        except EngineError:  # the name is gone (a user list removed): nothing to retry
+            pass
 
     def compiles_inline(self, name: str) -> bool:
         """Whether ``name``'s word file is small enough (at most INLINE_COMPILE_WORDS lines, and
