@@ -937,7 +937,7 @@ def test_phone_flow_keeps_the_board_in_view(browser: Browser, server: str) -> No
     try:
         open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
         assert rect(page, "#board .sq")["width"] >= 24
-        for sel in ("#solve", "#dir", "#clear-board"):
+        for sel in ("#solve", "#dir", "#clear-board", "#undo", "#equity-field", "#group-field", "#rack"):
             assert rect(page, sel)["height"] >= 40, sel
         page.locator("#rack").tap()
         page.press("#rack", "Enter")
