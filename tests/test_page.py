@@ -779,6 +779,23 @@ def test_axe_finds_no_accessibility_violations(browser: Browser, server: str, ax
         expect(page.locator("#cgp-error")).to_be_visible()
         analyze(page, GCG, "crossplay")
         expect(page.locator("#a-turns tbody tr")).to_have_count(4)
+        # issue 22's additions: a blank-choice group opened, the shortcuts and own-list boxes open,
+        # the filters unfolded, the record's game explained
+        page.locator("#results tbody button.more").first.click()
+        expect(page.locator("#results tbody tr.variant").first).to_be_visible()
+        page.click("#shortcuts summary")
+        page.click("#own-list-link")
+        page.click("#filters-box summary")
+        expect(page.locator("#a-game-why")).to_be_visible()
+        assert axe_violations(page, axe_js) == []
+        # exchanges and the pass as rows (Scrabble, ranked by equity)
+        page.select_option("#game", "scrabble")
+        page.click("#clear-board")
+        page.fill("#rack", "UUUVVWQ")
+        page.check("#equity")
+        page.press("#rack", "Enter")
+        expect(page.locator("#results tbody tr.swap").first).to_be_visible()
+        page.locator("#results tbody tr").first.locator("button.pick").click()
         assert axe_violations(page, axe_js) == []
     finally:
         context.close()
@@ -937,7 +954,7 @@ def test_phone_flow_keeps_the_board_in_view(browser: Browser, server: str) -> No
     try:
         open_page(page, server, "?game=crossplay&board=" + "-".join(MIDGAME) + "&rack=AEINRS%3F")
         assert rect(page, "#board .sq")["width"] >= 24
-        for sel in ("#solve", "#dir", "#clear-board"):
+        for sel in ("#solve", "#dir", "#clear-board", "#undo", "#equity-field", "#group-field", "#rack"):
             assert rect(page, sel)["height"] >= 40, sel
         page.locator("#rack").tap()
         page.press("#rack", "Enter")

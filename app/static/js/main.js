@@ -545,7 +545,7 @@ const pageApi = {
   lexicon: () => state.lexicon || defaultLexicon,
   lexiconOverride: () => state.lexicon,
   lexicons: () => [...$('lexicon').options].map((o) => o.value),
-  setLexicon: (name) => { $('lexicon').value = name; readOptions(); },
+  setLexicon: (name) => { $('lexicon').value = name; readOptions(); showLexicon(name); },
   showError,
   clearErrors,
   copy,
