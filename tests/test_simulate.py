@@ -427,3 +427,17 @@ def test_the_leave_table_is_the_reference_one(game: str) -> None:
             assert t.values.values == ref["values"] and t.kept_by_index == ref["kept"]
             assert sorted(t.subracks) == ref["subracks"]
             assert t.subracks[-1][2] == ref["kept"][0] and t.subracks[0][2] == ""  # keeps all; keeps nothing
+
+
+def test_cancel_stops_a_run_at_its_next_iteration(lex: Lexicon) -> None:
+    import threading
+
+    s = bench_setup("crossplay", "middle")
+    cancel = threading.Event()
+    snaps = []
+    for snap in sm.simulation(s, lex, shipped("crossplay"), sm.Params(candidates=4, plies=2, iterations=10**6,
+                                                                          seed=1, checkpoint=4), cancel=cancel):
+        snaps.append(snap)
+        if snap.iterations >= 8:
+            cancel.set()
+    assert snaps[-1].done and snaps[-1].reason == "stopped" and snaps[-1].iterations <= 12

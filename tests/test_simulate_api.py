@@ -151,3 +151,51 @@ def test_the_cli_refuses_bad_input_with_the_apis_message(capsys: pytest.CaptureF
     assert "no leave values" in capsys.readouterr().err
     assert cli.main(["sim", "--rack", "AEINRST", "--opponent", "QQ", "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_rack"
+
+
+def test_a_client_that_goes_away_stops_the_run() -> None:
+    """Against a live server: a 10 s run gives its expensive slot back within a few seconds of
+    the client closing the connection, streamed or not."""
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import uvicorn
+
+    app = create_app(Settings(sim_workers=1))
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not srv.started:
+            assert time.monotonic() < deadline and thread.is_alive()
+            time.sleep(0.05)
+        url = f"http://127.0.0.1:{port}/v1/games/crossplay/simulate"
+        body = BODY | {"iterations": 100_000, "seconds": 10, "plies": 2}
+        lane = app.state.gate.expensive
+        with httpx.Client(timeout=60) as c:
+            assert c.get(f"http://127.0.0.1:{port}/readyz").status_code in (200, 503)
+            while c.get(f"http://127.0.0.1:{port}/readyz").status_code != 200:
+                time.sleep(0.2)
+            with c.stream("POST", url, json=body | {"stream": True}) as r:
+                lines = r.iter_lines()
+                assert json.loads(next(lines))["iterations"] == 0
+                assert lane.running == 1
+            t0 = time.monotonic()
+            while lane.running and time.monotonic() - t0 < 8:
+                time.sleep(0.05)
+            assert lane.running == 0, "the streamed run went on after the client left"
+            with pytest.raises(httpx.ReadTimeout):
+                c.post(url, json=body, timeout=1.0)
+            t0 = time.monotonic()
+            while lane.running and time.monotonic() - t0 < 8:
+                time.sleep(0.05)
+            assert lane.running == 0, "the run went on after the client left"
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)

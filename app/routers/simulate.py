@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import StreamingResponse
-from starlette.concurrency import iterate_in_threadpool, run_in_threadpool
 from starlette.responses import Response
 
 from engine import Lexicon
@@ -34,6 +34,7 @@ from ..schemas_sim import SimulateIn, SimulateOut
 from ..service_sim import prepare, snapshots
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
+log = logging.getLogger("wordsolver")
 
 NDJSON = "application/x-ndjson"
 
@@ -85,21 +86,44 @@ async def simulate(
         prepared = await solve(store, settings, gate, req.lexicon, True, label,
                                lambda lex: prepare(rules, lex, req, settings))
 
-        def lines() -> Iterator[bytes]:
-            with gate.expensive.hold(), solving(*label):
-                for snap in snapshots(prepared, cancel):
-                    yield (json.dumps(snap) + "\n").encode()
+        # One thread runs the whole run, holding the lane's slot from its start to its end
+        # (however the stream ends), and hands each line to the event loop through a queue.
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[bytes | BaseException | None] = asyncio.Queue()
 
-        produce = lines()
-        first = await run_in_threadpool(next, produce)  # the slot taken (503 busy here) and the first line
+        def hand(item: bytes | BaseException | None) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+            except RuntimeError:  # the loop is gone (shutdown): nobody to hand it to
+                cancel.set()
+
+        def produce() -> None:
+            try:
+                with gate.expensive.hold(), solving(*label):
+                    for snap in snapshots(prepared, cancel):
+                        hand((json.dumps(snap) + "\n").encode())
+            except BaseException as exc:  # noqa: BLE001 - handed to the endpoint (before the answer) or logged
+                hand(exc)
+            finally:
+                hand(None)
+
+        runner = loop.run_in_executor(None, produce)
+        first = await queue.get()  # the slot taken and the first line, or why not (503 busy)
+        if isinstance(first, BaseException):
+            await runner
+            raise first
+        assert first is not None
 
         async def body() -> AsyncIterator[bytes]:
             try:
                 yield first
-                async for chunk in iterate_in_threadpool(produce):
-                    yield chunk
+                while (item := await queue.get()) is not None:
+                    if isinstance(item, BaseException):
+                        log.error("simulation stream ended by %r", item)
+                        break
+                    yield item
             finally:
-                cancel.set()  # the client went away (or the run ended): stop at the next iteration
+                cancel.set()  # the client went away (or the run ended): the run stops at its next iteration
 
         return StreamingResponse(body(), media_type=NDJSON)
 
