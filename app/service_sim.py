@@ -34,14 +34,15 @@ def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, w
     if budget > settings.sim_max_seconds:
         raise RequestError(f"seconds {budget} is over this server's limit of {settings.sim_max_seconds} s a simulation",
                            field="seconds", limit_seconds=settings.sim_max_seconds)
-    scores, opponent = req.scores, req.opponent_rack
+    scores, opponent, scoreless = req.scores, req.opponent_rack, 0
     if req.cgp is not None:
         cgp = parse_cgp(req.cgp)
         scores = scores if scores is not None else list(cgp.scores[:2])
         opponent = opponent if opponent is not None else (cgp.racks[1] if len(cgp.racks) > 1 else "")
+        scoreless = cgp.zeros  # consecutive scoreless turns: the game may end on them
     grules = game_rules(rules)
     pos = position(rules, req.board, req.rack)
-    s = sim.setup(grules, pos, scores or (0, 0), req.bag_size, opponent or "", req.final_turns_left)
+    s = sim.setup(grules, pos, scores or (0, 0), req.bag_size, opponent or "", req.final_turns_left, scoreless)
     params = sim.Params(candidates=req.candidates, plies=req.plies, iterations=req.iterations, seconds=budget,
                         seed=req.seed, workers=settings.sim_workers if workers is None else workers)
     values = leaves.shipped(rules.name)
