@@ -186,12 +186,11 @@ def test_analyze_keeps_within_its_budget_on_a_long_record() -> None:
     2.1-2.2 s through the API for a 1 s budget). Now grading stops ranking early enough for the
     turns left and the answer: grading itself ends before the deadline, and the whole request
     keeps near the budget (loosely checked: this machine's load stretches every wait)."""
+    from app.settings import Settings
     from engine import LexiconStore
     from engine.analyze import grade
     from engine.game import game_rules
     from engine.gcg import read_gcg
-
-    from app.settings import Settings
 
     lines = ["#player1 a A", "#player2 b B"] + [f">{'ab'[i % 2]}: AEINRS? - +0 0" for i in range(2100)]
     text = "\n".join(lines) + "\n"
