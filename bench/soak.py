@@ -15,7 +15,7 @@ Scenarios (each prints one line or a few):
 - sigterm: 32 clients and one client stalled half-way through a body; SIGTERM: how long the
   service takes to exit, against its drain time.
 - probes: 16 clients scoring one-blank plays (each ranks every legal play) plus 8 clients of
-  expensive searches, while a separate process asks /healthz on a new connection every 50 ms,
+  expensive searches, while a separate process asks /healthz on a new connection every 20 ms,
   as a kubelet does: the probes' p50/p99/max (issue 21: under 50 ms at p99, none over 1 s).
 - shed: 128 keep-alive clients (wrk) of one-blank /score, then of the best 20 plays: the
   longest any request waited (under 2 s) and how many got 503 busy instead of queueing.
@@ -277,7 +277,8 @@ STRETCH = [1.0]  # --ci: the thresholds stretched by the machine's load (see str
 
 def stretch() -> float:
     """With --ci, how much a shared machine's load stretches every wait: its load average per
-    core (at least 1, at most 4). The thresholds are the issue's, multiplied by it; a defect
+    core (at least 1, at most 8). The thresholds are the issue's, multiplied by it (a probe
+    over 3 s fails whatever the load: that is a liveness timeout); a defect
     like the ones issue 21 found (probes timing out at 3 s, 5 s waits at 128 clients) still
     fails, while a machine eight agents share does not fail every run by itself."""
     return STRETCH[0]
@@ -379,10 +380,10 @@ def scenario_probes(seconds: float) -> None:
         scores = one_blank_plays(svc.url)
         heavy = [(f"/v1/games/{p['game']}/moves", {"board": p["board"], **EXPENSIVE, "rack": expensive_rack(p["game"])})
                  for p in POSITIONS]
-        alone = probe_results(prober(svc.url, min(seconds, 3.0)))
+        alone = probe_results(prober(svc.url, min(seconds, 3.0), 0.02))
         print(f"probes, service idle: p50 {percentile(alone, 0.5):.1f} ms  p99 {percentile(alone, 0.99):.1f} ms  "
               f"max {alone[-1]:.1f} ms  ({load_average()})")
-        probes = prober(svc.url, seconds)
+        probes = prober(svc.url, seconds, 0.02)
 
         async def load() -> tuple[dict, dict]:
             a, b = await asyncio.gather(hammer(svc.url, scores, 16, seconds), hammer(svc.url, heavy, 8, seconds))
@@ -396,8 +397,13 @@ def scenario_probes(seconds: float) -> None:
         print(f"  /score answers {cheap['statuses']} (p99 {cheap['p99']:.0f} ms), "
               f"expensive /moves answers {expensive['statuses']} (p99 {expensive['p99']:.0f} ms)")
         k = stretch()
-        print(f"  probe p99 under {50 * k:.0f} ms:", expect(p99 < 50 * k, f"probe p99 {p99:.1f} ms >= {50 * k:.0f} ms"),
-              f"| no probe over {1000 * k:.0f} ms:", expect(worst < 1000 * k, f"a probe took {worst:.0f} ms"))
+        # --ci: on a shared machine the idle probes' own p99 shows how far its scheduling alone
+        # stretches a probe; four times that is allowed too (a probe stuck behind the searches,
+        # as in issue 21, took seconds)
+        limit = 50 * k if k == 1.0 else max(50 * k, 4 * percentile(alone, 0.99))
+        print(f"  probe p99 under {limit:.0f} ms:", expect(p99 < limit, f"probe p99 {p99:.1f} ms >= {limit:.0f} ms"),
+              f"| no probe over {min(3000, 1000 * k):.0f} ms:",
+              expect(worst < min(3000, 1000 * k), f"a probe took {worst:.0f} ms"))
     finally:
         svc.stop()
 
@@ -552,7 +558,7 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="per load run")
     p.add_argument("--only", help="comma-separated: clients, mixed, kill, sigterm, probes, shed, recovery")
     p.add_argument("--check", action="store_true", help="exit 1 when a threshold is missed")
-    p.add_argument("--ci", action="store_true", help="thresholds stretched by the load average per core (1-4x)")
+    p.add_argument("--ci", action="store_true", help="thresholds stretched by the load average per core (1-8x)")
     p.add_argument("--probe", help=argparse.SUPPRESS)  # the prober's own process
     p.add_argument("--every", type=float, default=0.05, help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -562,7 +568,7 @@ def main() -> int:
     runs = {"clients": scenario_clients, "mixed": scenario_mixed, "kill": scenario_kill, "sigterm": scenario_sigterm,
             "probes": scenario_probes, "shed": scenario_shed, "recovery": scenario_recovery}
     if args.ci:
-        STRETCH[0] = min(4.0, max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1)))
+        STRETCH[0] = min(8.0, max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1)))
         print(f"thresholds stretched {STRETCH[0]:.2f}x ({load_average()}, {os.cpu_count()} cores)")
     for name in (args.only.split(",") if args.only else runs):
         print(f"== {name}", flush=True)
