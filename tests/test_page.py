@@ -906,9 +906,12 @@ def test_options_that_do_not_apply_are_hidden(page: Page, server: str) -> None:
     """Item 8: "Rank by equity" is not offered for Upwords (no leave values), and is for the others."""
     open_page(page, server, "?game=upwords")
     expect(page.locator("#equity-field")).to_be_hidden()
+    expect(page.locator("#group-field")).to_be_hidden()  # no blanks in Upwords
+    expect(page.locator("#premiums-field")).to_be_hidden()  # no premium squares
     expect(page.locator("#plural-field")).to_be_visible()
     page.select_option("#game", "scrabble")
     expect(page.locator("#equity-field")).to_be_visible()
+    expect(page.locator("#group-field")).to_be_visible()
     expect(page.locator("#plural-field")).to_be_hidden()
 
 

@@ -168,6 +168,7 @@ async function setGame(name, keepBoard) {
   $('blank-toggle').hidden = info.stacking || !info.blanks;
   for (const el of document.querySelectorAll('.blank-help')) el.hidden = !info.blanks;
   $('noblanks-field').hidden = !info.blanks;
+  $('group-field').hidden = !info.blanks; // no blanks, no blank choices to group
   $('premiums-field').hidden = !Object.keys(info.premiums).length;
   $('plural-field').hidden = !info.stacking;
   // Upwords has no leave values: ranking by equity does not apply there
