@@ -92,7 +92,7 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
             return answer(lex)
 
     key = name or settings.default_lexicon
-    if cost is Cost.INSTANT and search.instant() and store.status(key)[1] is not None:
+    if cost is Cost.INSTANT and settings.inline_solving and search.instant() and store.status(key)[1] is not None:
         return run()
     return await gate.lane(cost).run(run)
 

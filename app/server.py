@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import logging
 import multiprocessing
 import os
@@ -230,7 +231,13 @@ def _worker(host: str, port: int, options: dict[str, Any]) -> None:
 
     # the event loop waits at most this long for the interpreter lock a solving thread holds
     sys.setswitchinterval(get_settings().switch_interval)
-    uvicorn.Server(_config(options)).run(sockets=[sock])
+    config = _config(options)
+    config.load()  # the app imported now, so that what it built is frozen below
+    # Objects made at start live as long as the worker: moved out of the collector's sight, a
+    # full collection (run by whichever thread allocates, holding the interpreter lock) no
+    # longer walks them all, so it stays short for the event loop waiting behind it.
+    gc.freeze()
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def run(host: str, port: int, workers: int, log_level: str, keepalive_timeout: int = 5,

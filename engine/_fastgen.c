@@ -1727,7 +1727,9 @@ static void up_dfs(Up *u, int c, int start, int64_t s, int ntiles, int hsum, int
 }
 
 /* upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule,
- *         dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them. */
+ *         dmask, dfirst, dchild, droot[, clock, deadline]) -> plays, as engine.upwords.generate
+ * emits them. With clock (time.monotonic) and deadline, TimeoutError once it has passed,
+ * checked before each start square's walk. */
 static PyObject *upwords(PyObject *self, PyObject *args)
 {
     int n, rack_size, bonus, max_h, qu_bonus, plural_rule;
@@ -1739,11 +1741,15 @@ static PyObject *upwords(PyObject *self, PyObject *args)
     UpCross *cross = NULL;
     Up *u = NULL;
     Dawg d;
+    PyObject *clock = NULL;
+    double deadline = 0.0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I:upwords", &n, &cells, &heights, &starts, &rack,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I|Od:upwords", &n, &cells, &heights, &starts, &rack,
                           &rack_size, &bonus, &max_h, &qu_bonus, &plural_rule, &dmask, &dfirst, &dchild,
-                          &droot))
+                          &droot, &clock, &deadline))
         return NULL;
+    if (clock == Py_None)
+        clock = NULL;
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
         goto done;
@@ -1896,6 +1902,20 @@ static PyObject *upwords(PyObject *self, PyObject *args)
             for (int start = 0; start < n && !u->err; start++) {
                 if (start > 0 && vc[base + start - 1])
                     continue; /* a word cannot start right after a tile */
+                if (clock) {
+                    PyObject *now = PyObject_CallNoArgs(clock);
+                    double t = now ? PyFloat_AsDouble(now) : -1.0;
+                    Py_XDECREF(now);
+                    if (t == -1.0 && PyErr_Occurred()) {
+                        u->err = 1;
+                        break;
+                    }
+                    if (t > deadline) {
+                        PyErr_SetString(PyExc_TimeoutError, "the search ran past its deadline");
+                        u->err = 1;
+                        break;
+                    }
+                }
                 up_dfs(u, start, start, droot, 0, 0, 1, 0, 0, 0);
             }
         }

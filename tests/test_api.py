@@ -644,37 +644,45 @@ def test_slow_endpoints_run_in_the_threadpool() -> None:
         assert not inspect.iscoroutinefunction(fn), fn.__name__
 
 
-def test_cheap_solves_run_on_the_event_loop_and_the_rest_in_the_threadpool(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Best plays and scoring (app.deps.solve): a cheap request with the compiled core and a
-    loaded lexicon is answered on the event loop; expensive ones, the pure-Python engine and a
-    lexicon not loaded yet go through the threadpool."""
+def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Best plays and scoring (app.deps.solve, app.limits): every search runs in a lane's
+    threads, the cheap lane or the expensive one by what it will do (a one-blank /score ranks
+    every legal play: cheap, not instant; issue 21). With WORDSOLVER_INLINE_SOLVING, an instant
+    search with the compiled core and a loaded lexicon is answered on the event loop instead."""
+    import app.limits
+
     hops: list[str] = []
-    real = app.deps.run_in_threadpool
+    real = app.limits.Lane.run
 
-    async def counted(fn: Any) -> Any:
-        hops.append("threadpool")
-        return await real(fn)
+    async def counted(self: app.limits.Lane, fn: Any) -> Any:
+        hops.append(self.name)
+        return await real(self, fn)
 
-    monkeypatch.setattr(app.deps, "run_in_threadpool", counted)
+    monkeypatch.setattr(app.limits.Lane, "run", counted)
     monkeypatch.setattr(app.deps.search, "instant", lambda: True)  # as with the compiled core
     board = ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7
     quixote = {"board": board, "rack": "ERST", "limit": 5}
     cheap = [moves(client, "scrabble", **quixote),
-             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"})]
-    assert hops == [] and cheap[1].status_code == 200, cheap[1].text
+             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"}),
+             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})]
+    assert hops == ["cheap"] * 3 and cheap[1].status_code == 200 and cheap[2].status_code == 200, cheap[2].text
     expensive = [moves(client, "scrabble", **quixote, count=True), moves(client, "scrabble", board=board, rack="ER??"),
                  client.post("/v1/games/scrabble/score", json={"board": board, "rack": "E??", "play": "8D QUIXOTEs"})]
-    assert len(hops) == 3 and expensive[2].status_code == 200
+    assert hops[3:] == ["expensive"] * 3 and expensive[2].status_code == 200
+    settings = client.app.state.settings  # type: ignore[attr-defined]
+    monkeypatch.setattr(settings, "inline_solving", True)
+    hops.clear()
+    assert moves(client, "scrabble", **quixote) == cheap[0]
+    client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})
+    assert hops == ["cheap"]  # instant on the loop; the one-blank /score still in its lane
     store = client.app.state.store  # type: ignore[attr-defined]
     with monkeypatch.context() as m:
         m.setattr(store, "status", lambda name: ("loading", None))
         assert moves(client, "scrabble", **quixote) == cheap[0]  # the same answer either way
-    assert len(hops) == 4
+    assert hops == ["cheap"] * 2
     monkeypatch.setattr(app.deps.search, "instant", lambda: False)  # as with the pure-Python reference
     assert moves(client, "scrabble", **quixote) == cheap[0]
-    assert len(hops) == 5
+    assert hops == ["cheap"] * 3
 
 
 # ----------------------------------------------------------------------------- Upwords through HTTP

@@ -360,3 +360,36 @@ def test_the_compiled_search_lets_other_threads_run(lex: Lexicon, monkeypatch: p
     assert inside[1] / inside[0] > 0.3 * pace, (inside, pace)
     with pytest.raises(TimeBudgetExceeded):  # and the deadline still holds without the lock
         find_moves(pos, lex, limit=1000, count=True, deadline=time.monotonic() + 0.002)
+
+
+@pytest.mark.skipif(compiled._fastgen is None, reason="the compiled core is not built")
+def test_the_compiled_upwords_search_stops_at_its_deadline(lex: Lexicon) -> None:
+    """Issue 21: the Upwords search overran a 50 ms budget by 174-758 ms (the C walk had no
+    deadline). A clock that passes the deadline after the first start square stops it there."""
+    from array import array as arr
+
+    from engine import TimeBudgetExceeded
+
+    rules = get_ruleset("upwords")
+    pos = position(rules, None, "AEIRSTL")
+    d = lex.dawg
+    args = (rules.size, bytes(pos.cells), bytes(pos.heights or [0] * rules.size ** 2), arr("i", rules.start),
+            arr("i", list(pos.rack)), rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, True,
+            d.mask, d.first, d.child, d.root)
+    everything = compiled._fastgen.upwords(*args)
+    ticks = iter(range(1_000_000))
+    calls = []
+
+    def clock() -> float:
+        calls.append(1)
+        return float(next(ticks))
+
+    with pytest.raises(TimeoutError):
+        compiled._fastgen.upwords(*args, clock, 0.5)  # the second reading is past it
+    assert len(calls) == 2
+    assert compiled._fastgen.upwords(*args, clock, 1e12) == everything  # a far deadline changes nothing
+    import time
+
+    with pytest.raises(TimeBudgetExceeded):
+        compiled.upwords(rules, lex, pos.cells, pos.heights or [0] * rules.size ** 2, list(pos.rack),
+                         deadline=time.monotonic() - 1)
