@@ -3,6 +3,7 @@ runs here, so this checks the recipe itself; docs/operations.md reports a build-
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -12,6 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import tomllib
@@ -67,14 +69,15 @@ def test_image_installs_dependencies_before_the_source_and_checks_the_compiled_c
 
 
 # --- the image, really built and run ------------------------------------------------------------
-# No Docker engine and no Docker Hub here: Debian's buildah builds the Dockerfile (rootless
-# isolation, --isolation chroot) on a stand-in for python:3.11-slim that debootstrap makes from
+# No Docker engine and no Docker Hub here: Debian's buildah builds the Dockerfile (with
+# --isolation chroot: no container runtime or namespaces needed) on a stand-in for python:3.11-slim that debootstrap makes from
 # Debian 12's packages, in a private container storage of its own (a temporary directory, so no
 # image of the machine's is touched), and `buildah run` runs the image's command. The stand-in
 # trusts what the machine trusts: the machine's CA bundle and /etc/pip.conf go into the
 # stand-in only (the recipe copies nothing of the machine's). The stand-in's root file system
 # is cached under the cache directory, in a folder named by a hash of everything that made it,
-# so later runs skip debootstrap (minutes). docs/operations.md (Docker) has the timings.
+# so later runs skip debootstrap (minutes), and made again after STANDIN_MAX_DAYS so that it
+# follows Debian's updates. docs/operations.md (Docker) has the timings.
 #   WORDSOLVER_IMAGE_TEST=required  fail instead of skipping when the tools are missing (.ci/run
 #                                   sets it where it could install them)
 #   WORDSOLVER_IMAGE_TEST=off       skip
@@ -84,6 +87,7 @@ STANDIN_SUITE = "bookworm"  # Debian 12, what python:3.11-slim is built on
 # compiler (the recipe's build stage installs gcc itself, and that step is part of the test).
 STANDIN_PACKAGES = ("python3", "python3-venv", "python3-dev", "python-is-python3", "ca-certificates")
 STANDIN_RECIPE = 1  # bump when the way the stand-in is made changes
+STANDIN_MAX_DAYS = 30
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 PIP_CONF = Path("/etc/pip.conf")
 IMAGE_UID = 10001
@@ -124,20 +128,31 @@ def cache_root() -> Path:
 
 def standin_rootfs() -> Path:
     """The stand-in's root file system: from the cache, else made now with debootstrap and
-    cached (made in a sibling folder and renamed into place only when complete, so an
-    interrupted run never leaves a half-made base that a later run would trust)."""
+    cached. Made in a sibling folder and renamed into place only when complete, so an
+    interrupted run never leaves a half-made base that a later run would trust; under a lock,
+    so two runs at once make it once."""
     folder = cache_root() / "image-standin" / standin_key()
-    rootfs = folder / "rootfs"
-    if (folder / "complete").exists():
-        return rootfs
+    rootfs, complete = folder / "rootfs", folder / "complete"
     folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if complete.exists() and time.time() - complete.stat().st_mtime < STANDIN_MAX_DAYS * 86400:
+            return rootfs
+        complete.unlink(missing_ok=True)
+        _debootstrap(folder, rootfs)
+        complete.write_text(f"debootstrap {STANDIN_SUITE} {' '.join(STANDIN_PACKAGES)} from {debian_mirror()}\n")
+    return rootfs
+
+
+def _debootstrap(folder: Path, rootfs: Path) -> None:
     work = Path(tempfile.mkdtemp(prefix="rootfs.", dir=folder))
     try:
-        subprocess.run(
+        done = subprocess.run(
             ["debootstrap", "--variant=minbase", "--include=" + ",".join(STANDIN_PACKAGES),
              STANDIN_SUITE, str(work), debian_mirror()],
-            check=True, capture_output=True, timeout=1200,
+            capture_output=True, text=True, timeout=1200,
         )
+        assert done.returncode == 0, f"debootstrap failed ({done.returncode}):\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
         work.chmod(0o755)  # the image's / (mkdtemp made it private)
         # what the machine trusts, into the stand-in only
         if CA_BUNDLE.exists():
@@ -152,11 +167,9 @@ def standin_rootfs() -> Path:
         if rootfs.exists():
             shutil.rmtree(rootfs)
         work.rename(rootfs)
-        (folder / "complete").write_text(f"debootstrap {STANDIN_SUITE} {' '.join(STANDIN_PACKAGES)} from {debian_mirror()}\n")
     finally:
         if work.exists():
             shutil.rmtree(work, ignore_errors=True)
-    return rootfs
 
 
 class Buildah:
@@ -256,11 +269,11 @@ def test_image_builds_and_answers_quixote(tmp_path: Path) -> None:
         config = json.loads(buildah("inspect", "--type", "image", "localhost/wordsolver:test"))["Docker"]["config"]
         assert config["User"] == f"{IMAGE_UID}:{IMAGE_UID}" and config["Cmd"] == ["wordsolver", "serve"]
         assert config["Healthcheck"]["Test"] == ["CMD", "wordsolver", "healthcheck"]
-        mount = Path(buildah("mount", ctr))
-        assert list((mount / "opt/venv/lib").glob("python3*/site-packages/engine/_fastgen*.so"))
-        assert list((mount / "opt/venv/lib").glob("python3*/site-packages/engine/_fastlex*.so"))
-        assert not (mount / "src").exists() and not list((mount / "usr/bin").glob("gcc*"))
-        assert any((mount / "app/cache").rglob("*")), "the default word list is compiled at build time"
+        image_root = Path(buildah("mount", ctr))
+        assert list((image_root / "opt/venv/lib").glob("python3*/site-packages/engine/_fastgen*.so"))
+        assert list((image_root / "opt/venv/lib").glob("python3*/site-packages/engine/_fastlex*.so"))
+        assert not (image_root / "src").exists() and not list((image_root / "usr/bin").glob("gcc*"))
+        assert any((image_root / "app/cache").rglob("*")), "the default word list is compiled at build time"
         buildah("umount", ctr)
 
         # serve it as the image says (its user, its command), on a loopback port of the machine
@@ -306,3 +319,34 @@ def test_image_builds_and_answers_quixote(tmp_path: Path) -> None:
                     serving.wait(timeout=30)
         buildah.close()
         print("image test timings: " + "; ".join(f"{what} {seconds:.1f} s" for what, seconds in timings.items()))
+
+
+def test_the_standin_is_cached_by_what_made_it_and_never_half_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache logic of the image test, without root: a stand-in is made once per key, made
+    again when a part of its recipe changes or it is too old, and an interrupted make leaves
+    nothing that a later run would take for a stand-in."""
+    me = sys.modules[__name__]
+    made: list[Path] = []
+
+    def fake(folder: Path, rootfs: Path) -> None:
+        if os.environ.get("FAIL_DEBOOTSTRAP"):
+            raise AssertionError("debootstrap failed")
+        rootfs.mkdir(exist_ok=True)
+        made.append(rootfs)
+
+    monkeypatch.setenv("WORDSOLVER_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(me, "_debootstrap", fake)
+    first = me.standin_rootfs()
+    assert me.standin_rootfs() == first and made == [first]
+    monkeypatch.setattr(me, "STANDIN_PACKAGES", (*me.STANDIN_PACKAGES, "curl"))
+    other = me.standin_rootfs()
+    assert other != first and made == [first, other]
+    complete = first.parent / "complete"
+    monkeypatch.setattr(me, "STANDIN_PACKAGES", me.STANDIN_PACKAGES[:-1])
+    os.utime(complete, (time.time() - (me.STANDIN_MAX_DAYS + 1) * 86400,) * 2)
+    assert me.standin_rootfs() == first and len(made) == 3  # too old: made again
+    os.utime(complete, (time.time() - (me.STANDIN_MAX_DAYS + 1) * 86400,) * 2)
+    monkeypatch.setenv("FAIL_DEBOOTSTRAP", "1")
+    with pytest.raises(AssertionError):
+        me.standin_rootfs()
+    assert not complete.exists()  # the next run makes it again rather than trusting it

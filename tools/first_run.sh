@@ -23,6 +23,12 @@ cd "$DIR/src" || exit 1
 : > "$DIR/log"
 setsid make run > "$DIR/log" 2>&1 &
 pid=$!
+stop() {  # the service and everything make started, and the temporary directory: on any exit
+  kill -INT -- "-$pid" 2>/dev/null; sleep 2; kill -- "-$pid" 2>/dev/null
+  rm -rf "$DIR"
+}
+trap stop EXIT
+trap 'exit 1' INT TERM PIPE HUP
 shown=0
 show() {  # the log lines not shown yet, stamped with the time they were first seen
   local n
@@ -50,6 +56,4 @@ show
 cpu=$(for p in $(ps -s "$pid" -o pid=); do sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null; done |
       awk -v hz="$(getconf CLK_TCK)" '{ t += $12 + $13 + $14 + $15 } END { printf "%.1f", t / hz }')
 echo "first run: /readyz 200 after ${ready:-never} s (port bound after ${bound:-never} s); load average $load_before before, $(load) after; make run used ${cpu} s of CPU"
-kill -INT -- "-$pid" 2>/dev/null; sleep 2; kill -- "-$pid" 2>/dev/null
-rm -rf "$DIR"
 [ -n "$ready" ]
