@@ -108,7 +108,11 @@ async def simulate(
                 hand(None)
 
         runner = loop.run_in_executor(None, produce)
-        first = await queue.get()  # the slot taken and the first line, or why not (503 busy)
+        try:
+            first = await queue.get()  # the slot taken and the first line, or why not (503 busy)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
         if isinstance(first, BaseException):
             await runner
             raise first
