@@ -9,9 +9,10 @@ again (the old version answers until the new one is ready).
 Two ways to ask for a lexicon:
 
 - :meth:`LexiconStore.get` waits for it (the CLI, the engine's own ``default_lexicon``);
-- :meth:`LexiconStore.get_ready` (the service) returns it when it is loaded or loads from the
-  cache in a moment, and otherwise starts the compile in a background thread and raises
-  :class:`~engine.errors.LexiconNotReadyError`, so no request ever waits for a compile.
+- :meth:`LexiconStore.get_ready` (the service) returns it when it is loaded, loads from the
+  cache in a moment, or is a small list (at most ``INLINE_COMPILE_WORDS`` lines) that compiles
+  in a moment; otherwise it starts the compile in a background thread and raises
+  :class:`~engine.errors.LexiconNotReadyError`, so no request waits for a long compile.
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ DEFAULT_NAME = "word-list"
 PROVENANCE = {
     DEFAULT_NAME: "npm package word-list 4.1.0 (MIT), entries matching ^[a-z]{2,15}$; see lexicons/README.md",
 }
-CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile
+CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile, or a small list's compile
+# An own list of at most this many lines compiles while its first request waits (well under a
+# second with the compiled builder, a few seconds in pure Python; docs/word-lists.md); larger
+# lists compile in the background and their requests get 503 not_ready with Retry-After meanwhile.
+INLINE_COMPILE_WORDS = 20_000
+_INLINE_MAX_BYTES = INLINE_COMPILE_WORDS * 64  # a larger file is not read to count its lines
 RETRY_FAILED = 30  # seconds before a compile that ran out of time is tried again
 RETRY_FIRST, RETRY_MAX = 0.5, 4.0  # backoff before a load that failed otherwise (a killed child) is tried again
 log = logging.getLogger("wordsolver.lexicon")
@@ -90,6 +96,7 @@ class LexiconStore:
         self.files: dict[str, Path] = {}
         self._entries: dict[str, _Entry] = {}
         self._digests: dict[Path, tuple[FileKey | None, str]] = {}  # word file -> cache key
+        self._small: dict[Path, tuple[FileKey | None, bool]] = {}  # word file -> compiles inline
         self._lock = threading.Condition()
         self._keep: set[str] = set()  # names tried again by themselves after a failure that may pass
         self.rescan()
@@ -234,13 +241,34 @@ class LexiconStore:
         except EngineError:  # the name is gone (a user list removed): nothing to retry
             pass
 
+    def compiles_inline(self, name: str) -> bool:
+        """Whether ``name``'s word file is small enough (at most INLINE_COMPILE_WORDS lines, and
+        not gzip-compressed) for its first request to wait for its compile."""
+        path = self.path(name)
+        key = _file_key(path)
+        known = self._small.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        small = False
+        if key is not None and key[1] <= _INLINE_MAX_BYTES and path.suffix != ".gz":
+            try:
+                data = path.read_bytes()
+                small = data.count(b"\n") + (not data.endswith(b"\n")) <= INLINE_COMPILE_WORDS
+            except OSError:
+                small = False
+        self._small[path] = (key, small)
+        return small
+
     def get_ready(self, name: str | None = None) -> Lexicon:
-        """The lexicon if it is loaded, or loads from the cache within a moment; otherwise start
-        loading it and raise LexiconNotReadyError (503 with Retry-After in the service)."""
+        """The lexicon if it is loaded, loads from the cache within a moment, or is a small list
+        whose compile finishes within a moment (``compiles_inline``); otherwise start loading it
+        and raise LexiconNotReadyError (503 with Retry-After in the service). Either wait is
+        bounded by CACHE_LOAD_WAIT seconds."""
         key = name or DEFAULT_NAME
         entry = self.start(key)
+        inline = self.compiles_inline(key)
         with self._lock:
-            self._lock.wait_for(lambda: not entry.loading or entry.compiling or entry.lex is not None,
+            self._lock.wait_for(lambda: not entry.loading or (entry.compiling and not inline) or entry.lex is not None,
                                 timeout=CACHE_LOAD_WAIT)
             if entry.lex is not None:
                 return entry.lex  # (while a changed file compiles, the old version answers)

@@ -108,7 +108,9 @@ def test_loading_progress_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFix
     assert "lexicon 'mine' ready: 3 words" in caplog.text
 
 
-def test_a_list_added_while_running_is_found_and_compiled_in_the_background(tmp_path: Path) -> None:
+def test_a_list_added_while_running_is_found_and_compiled_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine.lexicons, "INLINE_COMPILE_WORDS", 3)  # a "large" list: 4 words
     words = tmp_path / "lists"
     words.mkdir()
     settings = Settings(lexicon_dir=words, cache_dir=tmp_path / "cache")
@@ -121,7 +123,8 @@ def test_a_list_added_while_running_is_found_and_compiled_in_the_background(tmp_
                              "default": False, "status": "not_compiled", "error": None}
         assert set((tmp_path / "cache").glob("*.dawg")) == compiled  # listing never compiles
         body = {"rack": "ZAXQI", "lexicon": "mine", "limit": 1}
-        not_ready(c.post("/v1/games/crossplay/moves", json=body))  # the first request starts the compile
+        err = not_ready(c.post("/v1/games/crossplay/moves", json=body))  # the first request starts the compile
+        assert err["details"]["retry_after"] >= 1
         deadline = time.monotonic() + 30
         while (info := c.get("/v1/lexicons/mine").json())["status"] == "loading":
             assert time.monotonic() < deadline
@@ -293,6 +296,40 @@ def test_compile_refuses_an_unwritable_cache(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(cli, "get_settings", Settings)
     assert cli.main(["compile"]) == 2
     assert "not writable" in capsys.readouterr().err
+
+
+def test_a_small_own_list_answers_its_first_request(tmp_path: Path) -> None:
+    """A list of at most INLINE_COMPILE_WORDS lines compiles while its first request waits: 200,
+    not 503 not_ready (issue 21); the default list and larger lists still compile in the background."""
+    words = tmp_path / "lists"
+    words.mkdir()
+    with started(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
+        (words / "five.txt").write_text("QUIXOTE\nQUIT\nTOE\nEXIT\nOX\n")
+        r = c.post("/v1/games/crossplay/moves", json={**QUIXOTE, "lexicon": "five"})
+        assert r.status_code == 200, r.text
+        assert (r.json()["lexicon"], r.json()["moves"][0]["notation"]) == ("five", "8F QUIXOTE")
+        assert list((tmp_path / "cache").glob("*.dawg"))  # compiled and cached like any list
+        (words / "two.txt").write_text("QI\nZA")
+        r = c.post("/v1/lexicons/two/check", json={"words": ["QI", "QAT"]})
+        assert r.status_code == 200 and r.json()["all_valid"] is False
+
+
+def test_the_inline_compile_threshold_counts_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real threshold is the documented one
+    assert engine.lexicons.INLINE_COMPILE_WORDS == 20_000
+    assert "20,000 lines" in (ROOT / "docs" / "word-lists.md").read_text()
+    monkeypatch.setattr(engine.lexicons, "INLINE_COMPILE_WORDS", 4)
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\n")
+    (words / "four_no_end.txt").write_text("QI\nZA\nQAT\nZAX")
+    (words / "five.txt").write_text("QI\nZA\nQAT\nZAX\nAX\n")
+    (words / "five_no_end.txt").write_text("QI\nZA\nQAT\nZAX\nAX")
+    store = engine.lexicons.LexiconStore(words, tmp_path / "cache")
+    assert [store.compiles_inline(n) for n in ("four", "four_no_end", "five", "five_no_end")] == [True, True, False, False]
+    assert not store.compiles_inline("word-list")  # the shipped list (270,000 words, gzip)
+    (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\nAX\nXI\n")  # a changed file is counted again
+    assert not store.compiles_inline("four")
 
 
 def test_readiness_comes_back_by_itself_after_a_failed_default_load(tmp_path: Path,
