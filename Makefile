@@ -3,6 +3,7 @@
 #   make test   create .venv, install with the test extras, and run the whole test suite
 #   make lint   ruff and mypy (CI runs it after the tests)
 #   make bench  the benchmark suite (bench/run.py)
+#   make screenshots  the README's pictures of the page, taken by the browser tests
 PY ?= python3
 VENV := .venv
 # tools/install.sh creates the venv and installs the project pinned by constraints.txt: with uv
@@ -21,7 +22,7 @@ $(TEST_STAMP): $(STAMP)
 	$(INSTALL) test
 	touch $(TEST_STAMP)
 
-.PHONY: install run test lint bench
+.PHONY: install run test lint bench screenshots
 install: $(STAMP)
 
 run: $(STAMP)
@@ -36,3 +37,8 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	$(VENV)/bin/python bench/run.py
+
+# The README's and docs/page.md's pictures (docs/page-1280.png, docs/page-390.png), taken by the
+# browser tests from the page as it is (needs Chromium: /usr/bin/chromium).
+screenshots: $(TEST_STAMP)
+	WORDSOLVER_SCREENSHOTS=docs $(VENV)/bin/python -m pytest tests/test_page.py -q -k readme_screenshots

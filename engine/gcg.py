@@ -48,7 +48,7 @@ from .game import (
     tiles_text,
 )
 from .lexicon import Lexicon, from_words
-from .notation import parse_square, square_text
+from .notation import parse_square, square_name, square_text
 from .plays import Move, Position
 from .rules import Ruleset
 from .solver import check_play
@@ -279,13 +279,13 @@ def word_placements(
         i = r * n + c
         if ch == ".":
             if not cells[i]:
-                raise GameRecordError(f"'.' at {r + 1},{c + 1} but the square is empty", row=r + 1, col=c + 1)
+                raise GameRecordError(f"'.' at {square_name(r + 1, c + 1)} but the square is empty", row=r + 1, col=c + 1)
             continue
         code = ord(ch.upper()) - 64
         if cells[i] and cells[i] & LETTER_MASK == code:
             continue
         if cells[i] and not rules.stacking:
-            raise GameRecordError(f"square {r + 1},{c + 1} holds another tile", row=r + 1, col=c + 1)
+            raise GameRecordError(f"square {square_name(r + 1, c + 1)} holds another tile", row=r + 1, col=c + 1)
         if ch.islower() and not rules.stacking:
             code |= BLANK
         out.append((i, code))

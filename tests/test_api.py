@@ -214,7 +214,7 @@ def test_filter_no_blanks(client: TestClient) -> None:
 def test_filter_square_off_the_board_is_422(client: TestClient) -> None:
     r = client.post("/v1/games/crossplay/moves", json={"rack": "QUIXOTE", "filters": {"square": [16, 1]}})
     err = error(r, 422, "invalid_filter")
-    assert "16,1" in err["message"] and err["details"]["row"] == 16
+    assert "[16, 1] (square 16A)" in err["message"] and err["details"]["row"] == 16
 
 
 def test_filter_contains_must_be_letters(client: TestClient) -> None:
@@ -455,7 +455,7 @@ def test_score_phony_is_scored_and_marked_invalid(client: TestClient) -> None:
     ("play", "rack", "fragment", "where"),
     [
         ({"row": 8, "col": 12, "direction": "across", "word": "QUIXOTE"}, None, "runs off the 15x15 board", (8, 16)),
-        ({"row": 1, "col": 1, "direction": "across", "word": "QI"}, None, "must cover the start square 8,8", None),
+        ({"row": 1, "col": 1, "direction": "across", "word": "QI"}, None, "must cover the start square 8H", None),
         ({"row": 8, "col": 8, "direction": "across", "word": "Q"}, None, "at least two letters", None),
         ({"row": 8, "col": 8, "direction": "down", "word": "Q.I"}, None, "stands for a tile on the board", (9, 8)),
         ({"row": 8, "col": 6, "direction": "across", "word": "QUIXOTE"}, "QUIXOT", "the rack has no E", (8, 12)),
@@ -723,7 +723,7 @@ def test_upwords_score_stacked_play_and_rules_by_name(client: TestClient) -> Non
 
 def test_upwords_first_play_must_cover_a_centre_square(client: TestClient) -> None:
     r = client.post("/v1/games/upwords/score", json={"move": {"row": 1, "col": 1, "direction": "across", "word": "CAT"}})
-    assert "first play must cover the start square 5,5 or 5,6 or 6,5 or 6,6" in error(r, 422, "illegal_play")["message"]
+    assert "first play must cover the start square 5E or 5F or 6E or 6F" in error(r, 422, "illegal_play")["message"]
 
 
 def test_moves_answers_match_the_documented_schema(client: TestClient) -> None:
@@ -737,3 +737,17 @@ def test_moves_answers_match_the_documented_schema(client: TestClient) -> None:
     ):
         answer = moves(client, game, **body)
         assert MovesOut.model_validate(answer).model_dump(mode="json", exclude_unset=True) == answer
+
+
+def test_messages_name_squares_in_the_notation(client: TestClient) -> None:
+    """Issue 22 item 9: one coordinate system in every message, the notation's: a word by its
+    notation square (8H across, H8 down), a square as row and column letter (8H), never 8,8."""
+    board = ["." * 15] * 15
+    board[7] = ".......QXZ....."
+    down = ["." * 15] * 15
+    down[7], down[8], down[9] = ".......Q.......", ".......X.......", ".......Z......."
+    for rows, where in ((board, "8H"), (down, "H8")):
+        r = client.post("/v1/games/scrabble/verify", json={"board": rows})
+        assert r.json()["warnings"][0]["message"] == f"QXZ at {where} is not in lexicon word-list"
+    r = client.post("/v1/games/scrabble/score", json={"board": board, "move": {"row": 8, "col": 8, "direction": "down", "word": "AB"}})
+    assert error(r, 422, "illegal_play")["message"] == "square 8H already holds Q, not A"
