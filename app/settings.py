@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     max_queued: int = Field(default=64, ge=0, le=10_000)  # per lane and worker, waiting for a slot; past it 503 busy
     queue_wait: float = Field(default=1.0, ge=0, le=30)  # seconds a cheap search may wait for a slot
     inline_solving: bool = False  # instant searches on the event loop (a quarter less CPU; accepts and probes wait)
-    loop_wait: float = Field(default=0.5, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
+    loop_wait: float = Field(default=1.0, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
     lane_nice: int = Field(default=0, ge=0, le=19)  # solving threads run this much nicer than the event loop
     switch_interval: float = Field(default=0.001, gt=0, le=0.1)  # sys.setswitchinterval in each worker
     sim_seconds: float = Field(default=3.0, gt=0)  # a simulation's time budget when the request gives none

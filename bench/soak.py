@@ -549,7 +549,7 @@ def scenario_recovery(seconds: float) -> None:
         finally:
             svc.stop()
     finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)  # lazily: a child may still hold it
         shutil.rmtree(disk, ignore_errors=True)
 
 
