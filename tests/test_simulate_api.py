@@ -176,7 +176,8 @@ def test_a_client_that_goes_away_stops_the_run() -> None:
             assert time.monotonic() < deadline and thread.is_alive()
             time.sleep(0.05)
         url = f"http://127.0.0.1:{port}/v1/games/crossplay/simulate"
-        body = BODY | {"iterations": 100_000, "seconds": 10, "plies": 2}
+        # 20 candidates, 4 plies: no pruning before 16 iterations, which take seconds here
+        body = BODY | {"iterations": 100_000, "seconds": 10, "plies": 4, "candidates": 20}
         lane = app.state.gate.expensive
         with httpx.Client(timeout=60) as c:
             assert c.get(f"http://127.0.0.1:{port}/readyz").status_code in (200, 503)
@@ -191,7 +192,7 @@ def test_a_client_that_goes_away_stops_the_run() -> None:
                 time.sleep(0.05)
             assert lane.running == 0, "the streamed run went on after the client left"
             with pytest.raises(httpx.ReadTimeout):
-                c.post(url, json=body, timeout=1.0)
+                c.post(url, json=body, timeout=0.3)
             t0 = time.monotonic()
             while lane.running and time.monotonic() - t0 < 8:
                 time.sleep(0.05)
