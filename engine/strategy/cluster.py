@@ -20,17 +20,15 @@ import importlib.util
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from ..errors import EngineError
-from .parallel import batch_size, batches
+from .batching import batch_size, batches
 
 T = TypeVar("T")
 MAX_IN_FLIGHT = 64  # batches submitted ahead of the one being collected
 
 
-class ClusterUnavailableError(EngineError):
-    """A Ray cluster was asked for but Ray is not installed."""
-
-    code = "cluster_unavailable"
+class ClusterUnavailableError(RuntimeError):
+    """A Ray cluster was asked for but Ray is not installed (a command-line and library
+    error: the service never runs self-play, so it has no API error code)."""
 
 
 def ray_installed() -> bool:

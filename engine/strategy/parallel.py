@@ -27,6 +27,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from .batching import batch_size, batches
+
 T = TypeVar("T")
 
 _JOB: Callable[[int], Any] | None = None  # the job a forked worker runs (set before the fork)
@@ -40,12 +42,6 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def batch_size(units: int, workers: int) -> int:
-    """Units per batch sent to a worker: a few batches per worker (load balance), at most 16
-    units (so progress and checkpoints stay frequent)."""
-    return max(1, min(16, units // (4 * max(1, workers))))
-
-
 def _init(job: Callable[[int], Any]) -> None:
     global _JOB
     _JOB = job
@@ -54,10 +50,6 @@ def _init(job: Callable[[int], Any]) -> None:
 def _run_batch(ks: list[int]) -> list[Any]:
     assert _JOB is not None
     return [_JOB(k) for k in ks]
-
-
-def batches(start: int, stop: int, size: int) -> list[list[int]]:
-    return [list(range(a, min(stop, a + size))) for a in range(start, stop, size)]
 
 
 def run_ordered(
