@@ -39,6 +39,8 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
     expensive_wait: float = Field(default=1.0, ge=0, le=30)  # seconds one more may wait for a slot
+    endgame_timeout: float = Field(default=10.0, gt=0)  # the most seconds one endgame search may take
+    endgame_table_entries: int = Field(default=500_000, ge=16)  # the endgame's transposition table (~150 B each)
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never

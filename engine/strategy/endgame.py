@@ -42,10 +42,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .. import search
-from ..board import BLANK, LETTER_MASK
+from ..board import BLANK, LETTER_MASK, check_tile_counts
+from ..errors import IllegalPlayError
 from ..game import GameRules, State, end_adjustments, tile_counts, tiles_text
 from ..lexicon import Lexicon
-from ..plays import Move, Position, Query, RawPlay, materialise, raw_squares
+from ..plays import Move, Position, Query, RawPlay, materialise, position, raw_squares
+from ..tiles import unseen_tiles
 
 INF = 1 << 20
 PROVED = 1 << 30  # the depth of a table entry whose subtree was searched to the end of the game
@@ -91,6 +93,7 @@ class Step:
     player: int
     move: Move | None
     score: int
+    rack_after: str = ""  # the player's rack after the turn
 
     @property
     def notation(self) -> str:
@@ -433,8 +436,8 @@ def _materialise(solver: Solver, plays: Sequence[Play]) -> list[Step]:
             if play[1]:
                 raw = play[2]
                 move = materialise(solver.rs, solver.cells, raw) if raw is not None else _move_of(solver, play)
-            steps.append(Step(mover, move, play[0]))
             undo.append((play, solver.apply(play)))
+            steps.append(Step(mover, move, play[0], tiles_text(solver.racks[mover])))
     finally:
         for play, saved in reversed(undo):
             solver.undo(play, saved)
@@ -506,15 +509,15 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
 
     ``first_moves``: also value that many first moves exactly (each searched with a full
     window in the last iteration), best first. ``first``: solve with this first move forced
-    (notation such as ``8H QI`` or ``pass``): "how far is my play from the best". ValueError
-    when ``first`` is not a legal play of the position."""
+    (notation such as ``8H QI`` or ``pass``): "how far is my play from the best".
+    IllegalPlayError when ``first`` is not a legal play of the position."""
     t0 = time.monotonic()
     solver = Solver(eg, lex, deadline, max_depth, table_entries, use_table, ordering)
     roots = solver.plays()
     if first is not None:
         roots = [p for p in roots if _matches(solver, p, first)]
         if not roots:
-            raise ValueError(f"{first!r} is not a legal play of this position")
+            raise IllegalPlayError(f"{first!r} is not a legal play of this position", field="first")
     roots = solver.ordered(roots, None)
     done: tuple[int, list[Play], list[FirstMove], int, bool] | None = None
     iterations: list[Progress] = []
@@ -564,6 +567,20 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
                   time.monotonic() - t0, proved, end if proved or end != "depth" else "depth", iterations)
 
 
+def final_scores(eg: Endgame, answer: Answer, scores: Sequence[int]) -> list[int] | None:
+    """The scores after the principal variation and the end-of-game adjustments, from
+    ``scores`` ([side to move, opponent]); None when the line stops at the depth."""
+    if answer.end == "depth":
+        return None
+    out = list(scores)
+    racks = [tiles_text(eg.racks[0]), tiles_text(eg.racks[1])]
+    for step in answer.pv:
+        out[step.player] += step.score
+        racks[step.player] = step.rack_after
+    adj = end_adjustments(eg.rules, racks)
+    return [out[0] + adj[0], out[1] + adj[1]]
+
+
 def _firsts(solver: Solver, roots: list[Play], values: dict[int, int]) -> list[FirstMove]:
     order = sorted(values, key=lambda i: -values[i])
     return [FirstMove(s.move, values[i]) for i in order for s in _materialise(solver, [roots[i]])]
@@ -581,3 +598,44 @@ def from_state(rules: GameRules, state: State, plural_rule: bool = True) -> Endg
         turns_left=state.final_left if rules.final_turns_after_bag_empty else None,
         plural_rule=plural_rule,
     )
+
+
+def endgame_of(rules: GameRules, board: list[str] | None, rack: str, other_rack: str | None = None,
+               heights: list[str] | None = None, scoreless: int = 0, turns_left: int | None = None,
+               plural_rule: bool = True) -> tuple[Endgame, str]:
+    """The endgame of a board and the rack of the side to move; the opponent's rack is
+    ``other_rack``, or else every unseen tile (the bag must then be empty: the unseen tiles are
+    at most a rack). Returns the endgame and the opponent's rack as text. Final-turn games
+    (Crossplay): ``turns_left`` defaults to 2, the side to move having the first of the two
+    final turns. Errors are the engine's (InvalidBoardError, InvalidRackError,
+    TileCountError, IllegalPlayError)."""
+    rs = rules.ruleset
+    pos = position(rs, board, rack, heights, plural_rule)
+    if other_rack is None:
+        seen = unseen_tiles(pos)
+        if seen.buried:
+            raise IllegalPlayError("tiles are buried under the stacks, so the opponent's rack cannot be inferred: "
+                                   "give it (other_rack)", field="other_rack")
+        if seen.total > rs.rack_size:
+            raise IllegalPlayError(
+                f"{seen.total} tiles are unseen, so the bag still holds {seen.total - rs.rack_size}: an endgame "
+                f"needs an empty bag (or give the opponent's rack)", unseen=seen.total, field="other_rack")
+        other_rack = "".join(ch * n for ch, n in seen.counts.items() if ch != "?") + "?" * seen.counts["?"]
+    opp = position(rs, board, other_rack, heights, plural_rule)
+    check_tile_counts(rs, pos.cells, [a + b for a, b in zip(pos.rack, opp.rack, strict=True)])
+    if not any(pos.rack) and not any(opp.rack):
+        raise IllegalPlayError("both racks are empty: the game is over", field="rack")
+    if rules.final_turns_after_bag_empty:
+        most = rules.players * rules.final_turns_after_bag_empty
+        turns_left = most if turns_left is None else turns_left
+        if not 1 <= turns_left <= most:
+            raise IllegalPlayError(f"{rs.name} has {most} final turns once the bag is empty; "
+                                   f"final_turns_left must be 1 to {most}", field="final_turns_left")
+    else:
+        turns_left = None
+    if not 0 <= scoreless < rules.scoreless_turns_end:
+        raise IllegalPlayError(f"scoreless turns must be 0 to {rules.scoreless_turns_end - 1} "
+                               f"({rules.scoreless_turns_end} end the game)", field="scoreless")
+    eg = Endgame(rules, tuple(pos.cells), (tuple(pos.rack), tuple(opp.rack)),
+                 tuple(pos.heights) if pos.heights is not None else None, scoreless, turns_left, plural_rule)
+    return eg, tiles_text(opp.rack)

@@ -1,0 +1,98 @@
+"""Endgames solved: the best play once the bag is empty, proved when the budget allows."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Body
+
+from engine import Lexicon
+from engine.game import game_rules, tiles_text
+from engine.strategy.endgame import Answer, Step, endgame_of, final_scores, solve
+
+from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep
+from ..deps import solve as run_solving
+from ..openapi import BODY, errors, examples
+from ..schemas_endgame import EndgameIn, EndgameOut
+
+router = APIRouter(prefix="/v1/games", tags=["games"])
+
+# Scrabble from a seeded self-play game (greedy players, seed 3) as the bag empties: 7 tiles against 4.
+ENDGAME_BOARD = [
+    "...........MAIK", "..........NUB..", ".........PITY..", ".....R...REIS..", "..JIVEY.BOD....",
+    ".WOF.Q..AW.....", "NEG..U..L...C..", "...PRETOLD..O..", "...O.S..G...N..", "...S.T..ATE.E..",
+    ".FATES..MAX.L..", "...H...VELOUR..", "...e.....I..A..", "...A.ZINCO..D..", "URETHANE.N.....",
+]
+# Crossplay's final round from seed 4: the side to move has the first of the two final turns.
+FINAL_ROUND_BOARD = [
+    "...F.......W...", "...Am...Hm.E.M.", "...MU...AA.X.O.", "OOPED..GINGELLY", "...DIF..KA...I.",
+    "....R.SQUIZ..N.", "....I.J..A...EE", ".A.BEHOWLS....V", ".C.EH.E.......I", ".A.E...ANORThIC",
+    ".TESTAE.......T", "PORTENDS......S", ".U.I...........", ".R.N...........", "...G...........",
+]
+ENDGAME_EXAMPLES = examples(
+    scrabble={"_summary": "A Scrabble endgame, the opponent's rack inferred", "board": ENDGAME_BOARD,
+              "rack": "AEGIIO?", "scores": [450, 434], "budget": 3},
+    crossplay={"_summary": "Crossplay's final round (use with game crossplay)", "board": FINAL_ROUND_BOARD,
+               "rack": "DOORRTY", "scores": [442, 490]},
+)
+
+
+def step_out(step: Step) -> dict:
+    m = step.move
+    return {
+        "player": "you" if step.player == 0 else "opponent", "notation": step.notation, "score": step.score,
+        "row": m.row if m else None, "col": m.col if m else None, "direction": m.direction if m else None,
+        "word": m.word if m else None,
+        "tiles": [{"row": t.row, "col": t.col, "letter": t.letter.lower() if t.blank else t.letter,
+                   "blank": t.blank} for t in m.tiles] if m else [],
+        "rack_after": step.rack_after,
+    }
+
+
+def answer_out(game: str, a: Answer, racks: list[str], inferred: bool, final: list[int] | None) -> dict:
+    return {
+        "game": game, "value": a.value, "proved": a.proved, "best": step_out(a.pv[0]) if a.pv else None,
+        "pv": [step_out(s) for s in a.pv], "end": a.end,
+        "first_moves": [{"notation": f.notation, "value": f.value} for f in a.first_moves],
+        "depth": a.depth, "nodes": a.nodes, "seconds": round(a.seconds, 4),
+        "iterations": [{"depth": p.depth, "value": p.value, "best": p.best, "nodes": p.nodes,
+                        "seconds": round(p.seconds, 4), "proved": p.proved} for p in a.iterations],
+        "racks": racks, "inferred_other_rack": inferred, "final_scores": final,
+    }
+
+
+@router.post(
+    "/{game}/endgame",
+    response_model=EndgameOut,
+    summary="Solve an endgame: the best play once the bag is empty",
+    description=(
+        "With the bag empty nothing is hidden: the opponent's rack is the unseen tiles (or give it). "
+        "Negamax with alpha-beta, iterative deepening and a transposition table searches to the end of "
+        "the game under the game's end rules (going out and the rack adjustment in Scrabble and WWF, "
+        "-5 a tile in Upwords, Crossplay's final round of one turn each with no rack adjustment, the "
+        "scoreless-turns limit). The answer is the value (final spread change for the side to move), "
+        "the principal variation and `proved`: true when the search reached the end of every line it "
+        "needed, false when the budget or the depth stopped it (lines past the depth are then valued by "
+        "playing out greedily). Crossplay's final round is always solved exactly. `first` forces the "
+        "first move (how far a play is from the best). It counts as an expensive search (503 `busy` "
+        "when the worker's expensive slots are taken)."
+    ),
+    operation_id="solveEndgame",
+    responses=errors(*BODY, 404, 503),
+)
+async def endgame(rules: RulesetDep, req: Annotated[EndgameIn, Body(openapi_examples=ENDGAME_EXAMPLES)],
+                  store: StoreDep, settings: SettingsDep, gate: GateDep) -> EndgameOut:
+    budget = min(req.budget if req.budget is not None else 3.0, settings.endgame_timeout)
+
+    def answer(lex: Lexicon) -> EndgameOut:
+        grules = game_rules(rules)
+        eg, other = endgame_of(grules, req.board, req.rack, req.other_rack, req.heights, req.scoreless,
+                               req.final_turns_left, req.plural_rule)
+        a = solve(eg, lex, deadline=time.monotonic() + budget, max_depth=req.max_depth,
+                  first_moves=req.first_moves, first=req.first, table_entries=settings.endgame_table_entries)
+        final = final_scores(eg, a, req.scores) if req.scores is not None else None
+        racks = [tiles_text(eg.racks[0]), other]
+        return EndgameOut.model_validate(answer_out(rules.name, a, racks, req.other_rack is None, final))
+
+    return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "endgame"), answer)
