@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Body
 
-from engine import Lexicon
+from engine import Lexicon, Ruleset
 from engine.game import game_rules, tiles_text
-from engine.strategy.endgame import Answer, Step, endgame_of, final_scores, solve
+from engine.strategy.endgame import Answer, Progress, Step, endgame_of, final_scores, solve
 
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep
 from ..deps import solve as run_solving
 from ..openapi import BODY, errors, examples
 from ..schemas_endgame import EndgameIn, EndgameOut
+from ..settings import Settings
+
+DEFAULT_BUDGET = 3.0  # seconds, when the request names none
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -62,6 +66,19 @@ def answer_out(game: str, a: Answer, racks: list[str], inferred: bool, final: li
     }
 
 
+def solved(rules: Ruleset, req: EndgameIn, lex: Lexicon, settings: Settings,
+           on_depth: Callable[[Progress], None] | None = None) -> dict:
+    """The answer to ``req`` (the API's and the CLI's), its budget capped by the settings."""
+    budget = min(req.budget if req.budget is not None else DEFAULT_BUDGET, settings.endgame_timeout)
+    grules = game_rules(rules)
+    eg, other = endgame_of(grules, req.board, req.rack, req.other_rack, req.heights, req.scoreless,
+                           req.final_turns_left, req.plural_rule)
+    a = solve(eg, lex, deadline=time.monotonic() + budget, max_depth=req.max_depth, first_moves=req.first_moves,
+              first=req.first, table_entries=settings.endgame_table_entries, on_depth=on_depth)
+    final = final_scores(eg, a, req.scores) if req.scores is not None else None
+    return answer_out(rules.name, a, [tiles_text(eg.racks[0]), other], req.other_rack is None, final)
+
+
 @router.post(
     "/{game}/endgame",
     response_model=EndgameOut,
@@ -83,16 +100,7 @@ def answer_out(game: str, a: Answer, racks: list[str], inferred: bool, final: li
 )
 async def endgame(rules: RulesetDep, req: Annotated[EndgameIn, Body(openapi_examples=ENDGAME_EXAMPLES)],
                   store: StoreDep, settings: SettingsDep, gate: GateDep) -> EndgameOut:
-    budget = min(req.budget if req.budget is not None else 3.0, settings.endgame_timeout)
-
     def answer(lex: Lexicon) -> EndgameOut:
-        grules = game_rules(rules)
-        eg, other = endgame_of(grules, req.board, req.rack, req.other_rack, req.heights, req.scoreless,
-                               req.final_turns_left, req.plural_rule)
-        a = solve(eg, lex, deadline=time.monotonic() + budget, max_depth=req.max_depth,
-                  first_moves=req.first_moves, first=req.first, table_entries=settings.endgame_table_entries)
-        final = final_scores(eg, a, req.scores) if req.scores is not None else None
-        racks = [tiles_text(eg.racks[0]), other]
-        return EndgameOut.model_validate(answer_out(rules.name, a, racks, req.other_rack is None, final))
+        return EndgameOut.model_validate(solved(rules, req, lex, settings))
 
     return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "endgame"), answer)
