@@ -54,6 +54,7 @@ PROVED = 1 << 30  # the depth of a table entry whose subtree was searched to the
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFAULT_TABLE_ENTRIES = 500_000
 MAX_DEPTH = 40
+HINTS = 12  # the opponent's best replies kept as floors for Crossplay's last turn
 
 
 class _Stop(Exception):
@@ -141,6 +142,27 @@ class Answer:
         return self.pv[0] if self.pv else None
 
 
+def zone(cells: Sequence[int], n: int, squares: list[int]) -> frozenset[int]:
+    """The squares that a play's tiles (``squares``, on an ``n`` x ``n`` board) depend on: in
+    both directions through each new tile, the run of tiles and the empty square ending it on
+    each side. Another play that puts no tile on these squares leaves the play legal, with the
+    same words and the same score."""
+    new = set(squares)
+    out: set[int] = set()
+    for sq in new:
+        r, c = divmod(sq, n)
+        out.add(sq)
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            rr, cc = r + dr, c + dc
+            while 0 <= rr < n and 0 <= cc < n:
+                i = rr * n + cc
+                out.add(i)
+                if not cells[i] and i not in new:
+                    break
+                rr, cc = rr + dr, cc + dc
+    return frozenset(out)
+
+
 def tile_of(code: int) -> int:
     """The rack slot a placed tile came from: 0 for a blank, else its letter."""
     return 0 if code & BLANK else code & LETTER_MASK
@@ -198,6 +220,9 @@ class Solver:
         self.z = _zobrist(len(self.cells), max(self.rs.rack_size, max(sum(eg.racks[0]), sum(eg.racks[1]))))
         self.hash = self._full_hash()
         self.no_adjustment = self.rules.rack_adjustment == "none"
+        self.hints: list[tuple[int, frozenset[int]]] | None = None
+        self.last_squares: set[int] = set()
+        self.rewards_going_out = self.rules.end_on_going_out or self.rules.rack_adjustment == "going_out"
 
     # ------------------------------------------------------------------ state and hashing
 
@@ -314,10 +339,26 @@ class Solver:
         found = search.ranked(self.position(), self.lex, Query(limit=1))
         return max(found.moves[0].score, 0) if found.moves else 0
 
+    def reply_hints(self) -> list[tuple[int, frozenset[int]]] | None:
+        """Before the second-to-last turn of a game without rack adjustment: the opponent's
+        best replies on the board as it is, each with the squares a play must touch to change
+        it (:func:`zone`). A play that touches none of a reply's squares leaves it legal and
+        worth the same, so the opponent's last turn is worth at least that much."""
+        if not (self.no_adjustment and self.turns_left == 2 and any(self.racks[1 - self.side])):
+            return None
+        opp = Position(self.rs, self.cells, self.racks[1 - self.side], self.heights, self.eg.plural_rule)
+        n = self.rs.size
+        found = search.ranked(opp, self.lex, Query(limit=HINTS))
+        return [(m.score, zone(self.cells, n, [(t.row - 1) * n + t.col - 1 for t in m.tiles]))
+                for m in found.moves if m.score > 0]
+
     def ordered(self, plays: list[Play], first: tuple[tuple[int, int], ...] | None) -> list[Play]:
         if not self.ordering:
             return plays
-        held = sum(self.racks[self.side])
+        # going out first where it ends the game or earns the opponent's rack; in Crossplay's
+        # final round by score alone (the search there stops at the first play scoring no more
+        # than the best value found)
+        held = sum(self.racks[self.side]) if self.rewards_going_out else -1
 
         def key(p: Play) -> tuple:
             return (p[1] != first if first is not None else True, len(p[1]) != held, -p[0], p[2] is None)
@@ -330,8 +371,11 @@ class Solver:
         self._tick()
         if self.last_turn():
             line.clear()
-            if 0 >= beta:  # the pass alone reaches beta
-                return 0
+            floor = 0  # the pass
+            if self.hints is not None:  # a reply the play just made left untouched scores as much as before
+                floor = next((sc for sc, zone in self.hints if zone.isdisjoint(self.last_squares)), 0)
+            if floor >= beta:
+                return floor
             return self.best_score()
         key = self.hash
         first = None
@@ -355,15 +399,19 @@ class Solver:
         best = -INF
         best_play: Play | None = None
         child_line: list[Play] = []
-        for play in self.ordered(self.plays(), first):
-            value = self.value_of(play, depth, alpha, beta, child_line)
-            if value > best:
-                best, best_play = value, play
-                line[:] = [play, *child_line]
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
+        hints, self.hints = self.hints, self.reply_hints()
+        try:
+            for play in self.ordered(self.plays(), first):
+                value = self.value_of(play, depth, alpha, beta, child_line)
+                if value > best:
+                    best, best_play = value, play
+                    line[:] = [play, *child_line]
+                    if value > alpha:
+                        alpha = value
+                        if alpha >= beta:
+                            break
+        finally:
+            self.hints = hints
         if self.use_table and best_play is not None:
             proved = self.estimated == est0
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
@@ -377,6 +425,7 @@ class Solver:
         opponent's best answer."""
         me = self.side
         saved = self.apply(play)
+        self.last_squares = {sq for sq, _ in play[1]}
         try:
             if self.over(me, bool(play[1])):
                 child_line.clear()
@@ -529,6 +578,7 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
         best = -INF
         best_line: list[Play] = []
         child_line: list[Play] = []
+        solver.hints = solver.reply_hints()
         try:
             for k, play in enumerate(roots):
                 full = k < first_moves
