@@ -6,7 +6,7 @@ Kept apart from ``schemas.py`` (the single-position models); the shapes mirror t
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -15,6 +15,8 @@ from engine.errors import CGPError
 
 from .cgp_fields import MAX_CGP
 from .schemas import BOARD_DOC, HEIGHTS_DOC, PLURAL_DOC, Board, CgpText, LexiconName, Rack, RequestModel, TileOut
+
+Score = Annotated[int, Field(ge=-100_000, le=100_000)]
 
 CGP_ENDGAME_DOC = (
     "The position as one CGP line instead of board, rack and other_rack: its board, the rack of "
@@ -35,7 +37,7 @@ class EndgameIn(RequestModel):
             "board are taken to be out of play."
         ),
     )
-    scores: list[int] | None = Field(default=None, min_length=2, max_length=2,
+    scores: list[Score] | None = Field(default=None, min_length=2, max_length=2,
                                      description="[side to move, opponent]: the answer then gives the final scores.")
     scoreless: int = Field(default=0, ge=0, le=100,
                            description="Consecutive scoreless turns just played (passes); the game's limit ends it.")
