@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 
 from engine import get_ruleset
 from engine.strategy.endgame import Progress
@@ -17,6 +19,13 @@ from .routers.endgame import DEFAULT_BUDGET, solved
 from .schemas_endgame import EndgameIn
 from .settings import Settings
 from .store import make_store
+
+
+def read_rows(path: str) -> list[str]:
+    """A board or heights file as app.cli reads one (app.cli imports this module, so not from there)."""
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+    return [line.strip() for line in text.lstrip("\ufeff").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
 
 
 def scores(text: str) -> list[int]:
@@ -28,8 +37,6 @@ def scores(text: str) -> list[int]:
 
 
 def cmd_endgame(args: argparse.Namespace, settings: Settings) -> int:
-    from .cli import read_rows  # app.cli imports this module to register the command
-
     rules = get_ruleset(args.game)
     fields = {"board": read_rows(args.board) if args.board else None, "rack": args.rack,
               "other_rack": args.other_rack, "heights": read_rows(args.heights) if args.heights else None}

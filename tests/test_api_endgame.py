@@ -93,3 +93,15 @@ def test_documented_in_openapi(client: TestClient) -> None:
     op = doc["paths"]["/v1/games/{game}/endgame"]["post"]
     assert op["operationId"] == "solveEndgame"
     assert {"200", "422", "503"} <= set(op["responses"])
+
+
+def test_cli_prints_a_line_per_depth_and_the_line(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from app.cli import main
+
+    board = tmp_path / "board.txt"
+    board.write_text("\n".join(FINAL_ROUND_BOARD) + "\n")
+    assert main(["endgame", "--board", str(board), "--rack", "DOORRTY", "--scores", "442,490"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("depth  1: value +2")
+    assert "1. you" in out and "2. opponent" in out and "ends: final turns" in out and "proved" in out
+    assert main(["endgame", "--board", str(board), "--rack", "DOORRTY", "--first", "8H ZZZZ"]) == 2
