@@ -333,3 +333,16 @@ def test_an_endgame_built_by_hand(lex: Lexicon) -> None:
     assert got.proved
     assert got.value == reference(rules, lex, State(cells=state.cells, heights=None, racks=("Q", "E"),
                                                     bag=(0,) * 27, scores=(0, 0), to_move=0), {})
+
+
+def test_upwords_endgames_match_minimax_through_the_game_rules(lex: Lexicon) -> None:
+    """Upwords: stacking plays, -5 a tile left, two passes end the game: as engine.game plays it."""
+    rules = game_rules("upwords")
+    cases = small_cases("upwords", "greedy", (1, 2, 3), 3, 2)
+    assert len(cases) >= 6
+    for state in cases:
+        if len(state.racks[0]) + len(state.racks[1]) > 3:
+            continue
+        got = solve(from_state(rules, state), lex)
+        assert got.proved
+        assert got.value == minimax_by_apply(rules, lex, state, {}), (state.racks, [s.notation for s in got.pv])
