@@ -127,3 +127,37 @@ class EndgameOut(BaseModel):
     inferred_other_rack: bool = Field(description="The opponent's rack was inferred from the unseen tiles.")
     final_scores: list[int] | None = Field(description="With scores: the scores after the principal variation "
                                                        "and the end-of-game adjustments.")
+
+
+class PreEndgameIn(RequestModel):
+    board: Board | None = Field(default=None, description=BOARD_DOC)
+    heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
+    rack: Rack = Field(description="The rack of the side to move, '?' for a blank.")
+    scores: list[Score] | None = Field(default=None, min_length=2, max_length=2,
+                                       description="[side to move, opponent]: candidates then rank by the share of draws won.")
+    scoreless: int = Field(default=0, ge=0, le=100, description="Consecutive scoreless turns just played.")
+    budget: float | None = Field(default=None, gt=0, le=3600,
+                                 description="Seconds for the whole search (default 3, at most WORDSOLVER_ENDGAME_TIMEOUT), "
+                                             "shared out among the possible draws.")
+    candidates: int = Field(default=20, ge=1, le=200,
+                            description="How many first plays to weigh (the best by score), besides the pass.")
+    limit: int = Field(default=10, ge=1, le=200, description="How many candidates to return.")
+    lexicon: LexiconName | None = Field(default=None, description="Lexicon name; default lexicon if omitted.")
+    plural_rule: bool = Field(default=True, description=PLURAL_DOC)
+
+
+class CandidateOut(BaseModel):
+    notation: str = Field(description="'8F WORD' across, 'F8 WORD' down, or 'pass'.")
+    score: int
+    expected: float = Field(description="Expected final spread change for the side to move, over the possible draws.")
+    wins: float | None = Field(description="With scores: the share of the draws won (a tie counts one half).")
+    by_draw: dict[str, int] = Field(description="The value with each letter in the bag ('?' a blank).")
+    proved: bool
+
+
+class PreEndgameOut(BaseModel):
+    game: Literal["crossplay", "scrabble", "wwf", "upwords"]
+    candidates: list[CandidateOut] = Field(description="Best first: by share of wins (with scores), then expected spread.")
+    draws: dict[str, int] = Field(description="Each letter the bag may hold and how many unseen tiles are that letter.")
+    proved: bool = Field(description="Every draw's endgame was solved to the end within the budget.")
+    seconds: float

@@ -105,3 +105,26 @@ def test_cli_prints_a_line_per_depth_and_the_line(tmp_path, capsys) -> None:  # 
     assert out.startswith("depth  1: value +2")
     assert "1. you" in out and "2. opponent" in out and "ends: final turns" in out and "proved" in out
     assert main(["endgame", "--board", str(board), "--rack", "DOORRTY", "--first", "8H ZZZZ"]) == 2
+
+
+# Crossplay, seed 1 (greedy self-play), with one tile in the bag: 8 tiles unseen.
+PRE_BOARD = [
+    "......OYE......", "......KIF......", "......EE....V..", ".......L...QI..", ".......D...UG..",
+    "...HELPS..JA...", ".VIOLa....US...", "A....ZAG..TI...", "DORADO.E..T....", "D..HES.B..I....",
+    "AW.....U.BE....", "XI.INTHRALS....", ".P..YAM..I.....", ".e....MOONER...", "GRATE.....NEWT.",
+]
+
+
+def test_preendgame_every_move_against_every_draw(client: TestClient) -> None:
+    r = client.post("/v1/games/crossplay/preendgame",
+                    json={"board": PRE_BOARD, "rack": "AEOOST?", "scores": [300, 300], "candidates": 8, "limit": 5})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert sum(out["draws"].values()) == 8 and out["candidates"]  # proved or not: the 2 s the settings allow
+    best = out["candidates"][0]
+    assert set(best["by_draw"]) == set(out["draws"])
+    assert abs(best["expected"] - sum(out["draws"][ch] * v for ch, v in best["by_draw"].items()) / 8) < 1e-3
+    wins = [c["wins"] for c in out["candidates"]]
+    assert wins == sorted(wins, reverse=True)
+    r = client.post("/v1/games/crossplay/preendgame", json={"board": FINAL_ROUND_BOARD, "rack": "DOORRTY"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "illegal_play"

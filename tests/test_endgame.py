@@ -24,7 +24,19 @@ from hypothesis import strategies as st
 
 from engine import Lexicon, search
 from engine.errors import IllegalPlayError
-from engine.game import PASS, PLAY, GameRules, State, Turn, apply, end_adjustments, game_rules, replay, tile_counts
+from engine.game import (
+    PASS,
+    PLAY,
+    GameRules,
+    State,
+    Turn,
+    apply,
+    end_adjustments,
+    game_rules,
+    replay,
+    tile_counts,
+    tiles_text,
+)
 from engine.plays import Position, materialise, raw_squares
 from engine.strategy.endgame import Endgame, from_state, solve
 from engine.strategy.players import make_player
@@ -46,7 +58,8 @@ def minimax_by_apply(rules: GameRules, lex: Lexicon, state: State, memo: dict | 
         cells = list(state.cells)
         for raw in search.every_play(state.position(rules), lex):
             move = materialise(rules.ruleset, cells, raw)
-            turns.append(Turn(p, PLAY, rack=state.racks[p], move=move, score=move.score))
+            drawn = tiles_text(state.bag)  # one tile in the bag at most: a play draws it
+            turns.append(Turn(p, PLAY, rack=state.racks[p], move=move, score=move.score, drawn=drawn))
     best = None
     for turn in turns:
         after = apply(rules, state, turn)
@@ -346,3 +359,47 @@ def test_upwords_endgames_match_minimax_through_the_game_rules(lex: Lexicon) -> 
         got = solve(from_state(rules, state), lex)
         assert got.proved
         assert got.value == minimax_by_apply(rules, lex, state, {}), (state.racks, [s.notation for s in got.pv])
+
+
+# ------------------------------------------------------------------ one tile in the bag
+
+
+@pytest.mark.parametrize("game", ["scrabble", "wwf", "crossplay"])
+def test_one_tile_in_the_bag_every_move_against_every_draw(game: str, lex: Lexicon) -> None:
+    """Each first move's value under each possible bag tile equals the minimax through
+    engine.game.apply of that draw's game (the play drawing the tile, the final turns once the
+    bag is empty), and the expectation weighs the draws by their counts."""
+    from engine.strategy.preendgame import solve_preendgame
+
+    rules = game_rules(game)
+    rng = random.Random(game)
+    checked = 0
+    for seed in range(1, 40):
+        g = play_game(rules, lex, [make_player("greedy"), make_player("greedy")], seed)
+        state = next((s for s in replay(g) if s.bag_size == 1 and not s.over), None)
+        if state is None:
+            continue
+        if checked == 3:
+            break
+        p = state.to_move
+        bag_tile = tiles_text(state.bag)
+        mine = "".join(rng.sample(state.racks[p], min(1 if game != "wwf" else 2, len(state.racks[p]))))
+        theirs = "".join(rng.sample(state.racks[1 - p], min(1, len(state.racks[1 - p]))))
+        unseen = tuple(tile_counts(theirs + bag_tile))
+        cells = state.cells
+        pre = solve_preendgame(rules, lex, cells, tuple(tile_counts(mine)), unseen, spread=0, candidates=10_000)
+        assert pre.proved and pre.candidates
+        assert sum(pre.draws.values()) == 2
+        for letter in pre.draws:
+            opp = list(unseen)
+            opp[tile_counts(letter).index(1)] -= 1
+            racks = ["", ""]
+            racks[p], racks[1 - p] = tiles_text(tile_counts(mine)), tiles_text(opp)
+            s0 = State(cells=cells, heights=None, racks=tuple(racks), bag=tuple(tile_counts(letter)),
+                       scores=(0, 0), to_move=p)
+            want = minimax_by_apply(rules, lex, s0, {})
+            assert max(c.by_draw[letter] for c in pre.candidates) == want
+        best = pre.candidates[0]
+        assert best.expected == sum(pre.draws[ch] * v for ch, v in best.by_draw.items()) / 2
+        checked += 1
+    assert checked == 3

@@ -9,13 +9,17 @@ from typing import Annotated
 from fastapi import APIRouter, Body
 
 from engine import Lexicon, Ruleset
+from engine.errors import IllegalPlayError
 from engine.game import game_rules, tiles_text
+from engine.plays import position
 from engine.strategy.endgame import Answer, Progress, Step, endgame_of, final_scores, solve
+from engine.strategy.preendgame import solve_preendgame
+from engine.tiles import unseen_tiles
 
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep
 from ..deps import solve as run_solving
 from ..openapi import BODY, errors, examples
-from ..schemas_endgame import EndgameIn, EndgameOut
+from ..schemas_endgame import EndgameIn, EndgameOut, PreEndgameIn, PreEndgameOut
 from ..settings import Settings
 
 DEFAULT_BUDGET = 3.0  # seconds, when the request names none
@@ -104,3 +108,48 @@ async def endgame(rules: RulesetDep, req: Annotated[EndgameIn, Body(openapi_exam
         return EndgameOut.model_validate(solved(rules, req, lex, settings))
 
     return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "endgame"), answer)
+
+
+def preendgame_solved(rules: Ruleset, req: PreEndgameIn, lex: Lexicon, settings: Settings) -> dict:
+    """One tile in the bag: every first move against every possible draw (the API's and the CLI's)."""
+    budget = min(req.budget if req.budget is not None else DEFAULT_BUDGET, settings.endgame_timeout)
+    pos = position(rules, req.board, req.rack, req.heights, req.plural_rule)
+    seen = unseen_tiles(pos)
+    if seen.buried or seen.total != rules.rack_size + 1:
+        raise IllegalPlayError(
+            f"{seen.total} tiles are unseen: one tile in the bag means {rules.rack_size + 1} (the opponent's "
+            f"rack and the bag)" + (" and no tile buried under a stack" if seen.buried else ""), unseen=seen.total)
+    unseen = [seen.counts["?"]] + [seen.counts[chr(64 + i)] for i in range(1, 27)]
+    spread = req.scores[0] - req.scores[1] if req.scores is not None else None
+    pre = solve_preendgame(game_rules(rules), lex, tuple(pos.cells), tuple(pos.rack), tuple(unseen),
+                           tuple(pos.heights) if pos.heights is not None else None, req.scoreless,
+                           time.monotonic() + budget, spread, req.plural_rule, settings.endgame_table_entries,
+                           req.candidates)
+    return {
+        "game": rules.name, "draws": pre.draws, "proved": pre.proved, "seconds": round(pre.seconds, 4),
+        "candidates": [{"notation": c.notation, "score": c.score, "expected": round(c.expected, 4), "wins": c.wins,
+                        "by_draw": c.by_draw, "proved": c.proved} for c in pre.candidates[: req.limit]],
+    }
+
+
+@router.post(
+    "/{game}/preendgame",
+    response_model=PreEndgameOut,
+    summary="One tile in the bag: every first move against every possible draw",
+    description=(
+        "With one tile in the bag, the unseen tiles are the opponent's rack and that tile. For each letter "
+        "the bag may hold (weighted by how many unseen tiles are that letter) the rest of the game is "
+        "solved as an endgame, the tile drawn by whoever plays first, and every first move (plays and the "
+        "pass) is valued in each. Candidates rank by the share of draws won (with scores) and by expected "
+        "final spread change. Each draw is solved as if both players knew the bag's tile. The budget is "
+        "shared out among the draws; `proved` says whether every endgame finished. An expensive search."
+    ),
+    operation_id="solvePreEndgame",
+    responses=errors(*BODY, 404, 503),
+)
+async def preendgame(rules: RulesetDep, req: PreEndgameIn, store: StoreDep, settings: SettingsDep, gate: GateDep
+                     ) -> PreEndgameOut:
+    def answer(lex: Lexicon) -> PreEndgameOut:
+        return PreEndgameOut.model_validate(preendgame_solved(rules, req, lex, settings))
+
+    return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "preendgame"), answer)

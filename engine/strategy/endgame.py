@@ -84,6 +84,7 @@ class Endgame:
     scoreless: int = 0
     turns_left: int | None = None
     plural_rule: bool = True
+    bag: int | None = None  # one tile left in the bag (its rack slot): the next play draws it
 
 
 @dataclass(frozen=True)
@@ -181,6 +182,7 @@ class _Zobrist:
         self.side = r()
         self.scoreless = [r() for _ in range(64)]
         self.turns = [r() for _ in range(64)]
+        self.bag = [r() for _ in range(27)]
 
 
 _ZOBRIST: dict[tuple[int, int], _Zobrist] = {}
@@ -214,6 +216,7 @@ class Solver:
         self.side = 0
         self.scoreless = eg.scoreless
         self.turns_left = eg.turns_left
+        self.bag = eg.bag
         self.table: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...] | None]] = {}
         self.nodes = 0
         self.estimated = 0  # leaves valued by play-out, and table entries that rest on such leaves
@@ -243,6 +246,8 @@ class Solver:
         h ^= z.scoreless[min(self.scoreless, 63)]
         if self.turns_left is not None:
             h ^= z.turns[min(self.turns_left, 63)]
+        if self.bag is not None:
+            h ^= z.bag[self.bag]
         return h
 
     def position(self) -> Position:
@@ -280,11 +285,20 @@ class Solver:
             c = rack[t]
             h ^= z.rack[me][t][c] ^ z.rack[me][t][c - 1]
             rack[t] = c - 1
-        old_state = (self.hash, self.scoreless, self.turns_left, saved)
+        drew = self.bag if play[1] else None
+        old_state = (self.hash, self.scoreless, self.turns_left, saved, drew)
         h ^= z.scoreless[min(self.scoreless, 63)]
         self.scoreless = 0 if play[1] else self.scoreless + 1
         h ^= z.scoreless[min(self.scoreless, 63)]
-        if self.turns_left is not None:
+        if drew is not None:  # the play draws the bag's last tile: the bag is empty from here
+            c = rack[drew]
+            h ^= z.rack[me][drew][c] ^ z.rack[me][drew][c + 1] ^ z.bag[drew]
+            rack[drew] = c + 1
+            self.bag = None
+            if self.rules.final_turns_after_bag_empty:
+                self.turns_left = self.rules.players * self.rules.final_turns_after_bag_empty
+                h ^= z.turns[self.turns_left]
+        elif self.turns_left is not None:
             h ^= z.turns[min(self.turns_left, 63)]
             self.turns_left -= 1
             h ^= z.turns[min(self.turns_left, 63)]
@@ -297,7 +311,10 @@ class Solver:
         self.side ^= 1
         me = self.side
         rack = self.racks[me]
-        self.hash, self.scoreless, self.turns_left, saved = saved_state
+        self.hash, self.scoreless, self.turns_left, saved, drew = saved_state
+        if drew is not None:
+            rack[drew] -= 1
+            self.bag = drew
         for sq, old in reversed(saved):
             code = self.cells[sq]
             rack[tile_of(code)] += 1
@@ -552,22 +569,25 @@ def _matches(solver: Solver, play: Play, wanted: str) -> bool:
 def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: int = MAX_DEPTH,
           first_moves: int = 0, first: str | None = None, table_entries: int = DEFAULT_TABLE_ENTRIES,
           use_table: bool = True, ordering: bool = True,
-          on_depth: Callable[[Progress], None] | None = None) -> Answer:
+          on_depth: Callable[[Progress], None] | None = None, root_limit: int | None = None) -> Answer:
     """Solve ``eg`` (see the module docstring) by iterative deepening until proved, the
     ``max_depth`` plies or the ``deadline`` (a ``time.monotonic()`` value).
 
+    ``root_limit``: consider only that many first plays, the best by score, and the pass.
     ``first_moves``: also value that many first moves exactly (each searched with a full
     window in the last iteration), best first. ``first``: solve with this first move forced
     (notation such as ``8H QI`` or ``pass``): "how far is my play from the best".
     IllegalPlayError when ``first`` is not a legal play of the position."""
     t0 = time.monotonic()
     solver = Solver(eg, lex, deadline, max_depth, table_entries, use_table, ordering)
-    roots = solver.plays()
+    plays = solver.plays()
+    if root_limit is not None:  # only the best ``root_limit`` plays by score, and the pass
+        plays = sorted((p for p in plays if p[2] is not None), key=lambda p: -p[0])[:root_limit] + [PASS_PLAY]
     if first is not None:
-        roots = [p for p in roots if _matches(solver, p, first)]
-        if not roots:
+        plays = [p for p in plays if _matches(solver, p, first)]
+        if not plays:
             raise IllegalPlayError(f"{first!r} is not a legal play of this position", field="first")
-    roots = solver.ordered(roots, None)
+    roots = solver.ordered(plays, None)
     done: tuple[int, list[Play], list[FirstMove], int, bool] | None = None
     iterations: list[Progress] = []
     depth = 0
