@@ -15,8 +15,8 @@ from pathlib import Path
 from engine import get_ruleset
 from engine.strategy.endgame import Progress
 
-from .routers.endgame import DEFAULT_BUDGET, solved
-from .schemas_endgame import EndgameIn
+from .routers.endgame import DEFAULT_BUDGET, preendgame_solved, solved
+from .schemas_endgame import EndgameIn, PreEndgameIn
 from .settings import Settings
 from .store import make_store
 
@@ -78,6 +78,28 @@ def cmd_endgame(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_preendgame(args: argparse.Namespace, settings: Settings) -> int:
+    rules = get_ruleset(args.game)
+    req = PreEndgameIn.model_validate({
+        "board": read_rows(args.board) if args.board else None, "rack": args.rack, "scores": args.scores,
+        "budget": args.budget, "candidates": args.candidates, "limit": args.limit, "lexicon": args.lexicon,
+        **({"heights": read_rows(args.heights)} if args.heights else {}),
+    })
+    lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
+    settings = settings.model_copy(update={"endgame_timeout": max(settings.endgame_timeout, args.budget or 0)})
+    out = preendgame_solved(rules, req, lex, settings)
+    if args.json:
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    draws = ", ".join(f"{ch} x{n}" for ch, n in out["draws"].items())
+    print(f"{rules.name}, one tile in the bag: it may be {draws}; "
+          + ("proved" if out["proved"] else "not proved (the budget stopped some endgames)") + f", {out['seconds']:.2f} s")
+    for c in out["candidates"]:
+        wins = "" if c["wins"] is None else f"  wins {100 * c['wins']:5.1f}%"
+        print(f"  {c['notation']:<22} {c['score']:>4}  expected {c['expected']:+8.2f}{wins}")
+    return 0
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("endgame", help="solve an endgame (bag empty): the best play, proved when the budget allows")
     p.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
@@ -96,3 +118,16 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     p.add_argument("--json", action="store_true", help="print the API's JSON (errors too, as the API's error envelope)")
     p.set_defaults(run=cmd_endgame)
+
+    q = sub.add_parser("preendgame", help="one tile in the bag: every first move against every possible draw")
+    q.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
+    q.add_argument("--board", required=True, help="board file, one row per line ('-' reads stdin)")
+    q.add_argument("--heights", help="Upwords: stack heights file, one row of digits per line")
+    q.add_argument("--rack", required=True, help="the rack of the side to move ('?' a blank)")
+    q.add_argument("--scores", type=scores, help="MINE,THEIRS: rank by the share of draws won")
+    q.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help=f"seconds (default {DEFAULT_BUDGET:g})")
+    q.add_argument("--candidates", type=int, default=20, help="first plays weighed, the best by score (default 20)")
+    q.add_argument("--limit", type=int, default=10, help="candidates printed (default 10)")
+    q.add_argument("--lexicon", help="lexicon name (default: the configured default)")
+    q.add_argument("--json", action="store_true", help="print the API's JSON")
+    q.set_defaults(run=cmd_preendgame)
