@@ -32,9 +32,8 @@ class EndgameIn(RequestModel):
     other_rack: Rack | None = Field(
         default=None,
         description=(
-            "The opponent's rack. Omitted: every tile not on the board or the rack (the bag must then "
-            "be empty, so the unseen tiles are at most a rack). Given: tiles on neither rack nor the "
-            "board are taken to be out of play."
+            "The opponent's rack; omitted, every tile not on the board or the rack. The bag must be "
+            "empty: the board and the two racks hold every tile of the game."
         ),
     )
     scores: list[Score] | None = Field(default=None, min_length=2, max_length=2,

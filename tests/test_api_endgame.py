@@ -83,6 +83,8 @@ def test_errors_in_the_envelope(client: TestClient) -> None:
     err = error(client, "scrabble", 422, "illegal_play", rack="AEINRST")  # empty board: the bag is full
     assert "bag" in err["message"]
     error(client, "scrabble", 422, "too_many_tiles", board=ENDGAME_BOARD, rack="AEGIIO?", other_rack="ZZ")
+    err = error(client, "scrabble", 422, "illegal_play", board=ENDGAME_BOARD, rack="AEGIIO?", other_rack="DE")
+    assert "2 tiles in the bag" in err["message"]
     error(client, "scrabble", 422, "illegal_play", board=ENDGAME_BOARD, rack="AEGIIO?", scoreless=6)
     error(client, "crossplay", 422, "invalid_request", board=FINAL_ROUND_BOARD, rack="DOORRTY", final_turns_left=3)
     error(client, "chess", 404, "unknown_game", board=FINAL_ROUND_BOARD, rack="DOORRTY")
@@ -128,3 +130,8 @@ def test_preendgame_every_move_against_every_draw(client: TestClient) -> None:
     assert wins == sorted(wins, reverse=True)
     r = client.post("/v1/games/crossplay/preendgame", json={"board": FINAL_ROUND_BOARD, "rack": "DOORRTY"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "illegal_play"
+
+
+def test_crossplay_final_round_is_proved_whatever_the_budget(client: TestClient) -> None:
+    out = post(client, "crossplay", board=FINAL_ROUND_BOARD, rack="DOORRTY", budget=0.001)
+    assert out["proved"] and out["value"] == 2

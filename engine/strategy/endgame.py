@@ -579,6 +579,8 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
     (notation such as ``8H QI`` or ``pass``): "how far is my play from the best".
     IllegalPlayError when ``first`` is not a legal play of the position."""
     t0 = time.monotonic()
+    if eg.bag is None and eg.turns_left is not None and eg.turns_left <= 2 and eg.rules.rack_adjustment == "none":
+        deadline = None  # Crossplay's final round is always solved: each first play costs one ranked query at most
     solver = Solver(eg, lex, deadline, max_depth, table_entries, use_table, ordering)
     plays = solver.plays()
     if root_limit is not None:  # only the best ``root_limit`` plays by score, and the pass
@@ -674,8 +676,8 @@ def endgame_of(rules: GameRules, board: list[str] | None, rack: str, other_rack:
                heights: list[str] | None = None, scoreless: int = 0, turns_left: int | None = None,
                plural_rule: bool = True) -> tuple[Endgame, str]:
     """The endgame of a board and the rack of the side to move; the opponent's rack is
-    ``other_rack``, or else every unseen tile (the bag must then be empty: the unseen tiles are
-    at most a rack). Returns the endgame and the opponent's rack as text. Final-turn games
+    ``other_rack``, or else every unseen tile. The bag must be empty: the board and the two
+    racks hold every tile of the game. Returns the endgame and the opponent's rack as text. Final-turn games
     (Crossplay): ``turns_left`` defaults to 2, the side to move having the first of the two
     final turns. Errors are the engine's (InvalidBoardError, InvalidRackError,
     TileCountError, IllegalPlayError)."""
@@ -689,10 +691,14 @@ def endgame_of(rules: GameRules, board: list[str] | None, rack: str, other_rack:
         if seen.total > rs.rack_size:
             raise IllegalPlayError(
                 f"{seen.total} tiles are unseen, so the bag still holds {seen.total - rs.rack_size}: an endgame "
-                f"needs an empty bag (or give the opponent's rack)", unseen=seen.total, field="other_rack")
+                f"needs an empty bag", unseen=seen.total, field="rack")
         other_rack = "".join(ch * n for ch, n in seen.counts.items() if ch != "?") + "?" * seen.counts["?"]
     opp = position(rs, board, other_rack, heights, plural_rule)
     check_tile_counts(rs, pos.cells, [a + b for a, b in zip(pos.rack, opp.rack, strict=True)])
+    bag = unseen_tiles(pos).total - sum(opp.rack)
+    if bag:
+        raise IllegalPlayError(f"the board and the two racks leave {bag} tiles in the bag: an endgame needs an "
+                               "empty bag", bag=bag, field="other_rack")
     if not any(pos.rack) and not any(opp.rack):
         raise IllegalPlayError("both racks are empty: the game is over", field="rack")
     if rules.final_turns_after_bag_empty:
