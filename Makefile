@@ -3,28 +3,26 @@
 #   make test   create .venv, install with the test extras, and run the whole test suite
 #   make lint   ruff and mypy (CI runs it after the tests)
 #   make bench  the benchmark suite (bench/run.py)
+#   make screenshots  the README's pictures of the page, taken by the browser tests
 PY ?= python3
 VENV := .venv
-# Every install is pinned by constraints.txt. The venv's own pip is used as it comes (no
-# upgrade: that download cost the first run about 3 s and -c works with it).
-PIP := $(VENV)/bin/pip install --quiet --disable-pip-version-check -c constraints.txt
+# tools/install.sh creates the venv and installs the project pinned by constraints.txt: with uv
+# when it can (seconds), else with venv and pip; it says what it does and shows progress.
+INSTALL := PY=$(PY) tools/install.sh $(VENV)
 # Separate stamps: `make run` installs only what serving needs; the test and lint tools
 # come with the first `make test` or `make lint`.
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-$(VENV)/bin/python:
-	$(PY) -m venv $(VENV)
-
-$(STAMP): pyproject.toml setup.py constraints.txt engine/_fastgen.c engine/_fastlex.c | $(VENV)/bin/python
-	$(PIP) -e .
+$(STAMP): pyproject.toml setup.py constraints.txt engine/_fastgen.c engine/_fastlex.c tools/install.sh
+	$(INSTALL)
 	touch $(STAMP)
 
 $(TEST_STAMP): $(STAMP)
-	$(PIP) -e '.[test]'
+	$(INSTALL) test
 	touch $(TEST_STAMP)
 
-.PHONY: install run test lint bench
+.PHONY: install run test lint bench screenshots
 install: $(STAMP)
 
 run: $(STAMP)
@@ -39,3 +37,8 @@ lint: $(TEST_STAMP)
 
 bench: $(TEST_STAMP)
 	$(VENV)/bin/python bench/run.py
+
+# The README's and docs/page.md's pictures (docs/page-1280.png, docs/page-390.png), taken by the
+# browser tests from the page as it is (needs Chromium: /usr/bin/chromium).
+screenshots: $(TEST_STAMP)
+	WORDSOLVER_SCREENSHOTS=docs $(VENV)/bin/python -m pytest tests/test_page.py -q -k readme_screenshots

@@ -1,7 +1,10 @@
 """Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``.
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
-    wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|FILE] [--json]
+                            [--bingo] [--start FILE] [--workers N] [--ray ADDRESS]
+    wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|equity|FILE] [--json] [--workers N]
+
+A leave FILE is the project's JSON or a CSV table ``leave,value`` (``.csv``/``.csv.gz``).
 """
 
 from __future__ import annotations
@@ -11,12 +14,14 @@ import json
 import sys
 from pathlib import Path
 
+from engine.errors import RulesetError
 from engine.game import game_rules
 from engine.strategy.abtest import ab_test
-from engine.strategy.leaves import LeaveValues, dumps, parse, shipped
+from engine.strategy.leaves import LeaveValues, dumps, read_file, shipped
 from engine.strategy.players import EquityPlayer, GreedyPlayer, Player
 from engine.strategy.train_leaves import train
 
+from .cli_parallel import add_parallel_options, cluster_address
 from .settings import Settings
 from .store import make_store
 
@@ -24,7 +29,8 @@ LEAVE_GAMES = ("crossplay", "scrabble", "wwf")
 
 
 def read_values(path: str, game: str) -> LeaveValues:
-    return parse(Path(path).read_bytes(), game, path)
+    """A leave file: the project's JSON or a CSV table ``leave,value`` (``.csv``, ``.csv.gz``)."""
+    return read_file(path, game)
 
 
 def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
@@ -39,8 +45,10 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
     def keep_round(r: int, values: LeaveValues) -> None:
         output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
 
+    start = read_values(args.start, rules.name) if args.start else None
     values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
-                   log=lambda line: print(line, flush=True), on_round=keep_round)
+                   log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
+                   ray=cluster_address(args), bingo=args.bingo, start=start, start_name=args.start or "")
     output.write_text(dumps(values), encoding="utf-8")
     print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
           f"checkpoint {checkpoint})")
@@ -50,11 +58,22 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
     rules = game_rules(args.game)
     lex = make_store(settings).get(args.lexicon or settings.default_lexicon)
-    values = read_values(args.leaves, rules.name) if args.leaves else shipped(rules.name)
+    b: Player
+    try:
+        values = read_values(args.leaves, rules.name) if args.leaves else shipped(rules.name)
+        if args.against == "greedy":
+            b, b_name = GreedyPlayer(), "greedy"
+        elif args.against == "equity":
+            b, b_name = EquityPlayer(shipped(rules.name)), "equity"
+        else:
+            b, b_name = EquityPlayer(read_values(args.against, rules.name)), f"equity({args.against})"
+    except (OSError, UnicodeDecodeError, RulesetError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     a = EquityPlayer(values)
-    b: Player = GreedyPlayer() if args.against == "greedy" else EquityPlayer(read_values(args.against, rules.name))
-    b_name = "greedy" if args.against == "greedy" else f"equity({args.against})"
-    res = ab_test(rules, lex, a, b, args.pairs, args.seed, "equity", b_name)
+    a_name = f"equity({args.leaves})" if args.leaves else "equity"
+    res = ab_test(rules, lex, a, b, args.pairs, args.seed, a_name, b_name, workers=args.workers,
+                  ray=cluster_address(args))
     if args.json:
         print(json.dumps(res.to_dict()))
         return 0
@@ -76,15 +95,22 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--checkpoint", type=Path, help="checkpoint file (default GAME-leaves.ckpt.json)")
     tr.add_argument("--resume", action="store_true", help="continue from the checkpoint (more rounds add up)")
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
+    tr.add_argument("--bingo", action="store_true",
+                    help="add the bingo feature: each leave's chance of a seven-letter word on the next draw")
+    tr.add_argument("--start", help="leave file round 1 plays with (default: zero values), e.g. the shipped file")
+    add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)
 
     ab = sub.add_parser("ab", help="A/B self-play: the equity player against the score-only player")
     ab.add_argument("--game", default="crossplay", help="crossplay, scrabble or wwf (default crossplay)")
     ab.add_argument("--pairs", type=int, default=100, help="mirrored game pairs (default 100)")
     ab.add_argument("--seed", type=int, default=0, help="pair p uses seed+p (default 0)")
-    ab.add_argument("--leaves", help="leave file for the equity player (default: the shipped values)")
+    ab.add_argument("--leaves", help="leave file for the equity player (default: the shipped values); "
+                                     "JSON as shipped, or a CSV table leave,value (.csv or .csv.gz, values in points)")
     ab.add_argument("--against", default="greedy",
-                    help="'greedy' (score only, default) or a leave file (an equity player with those values)")
+                    help="'greedy' (score only, default), 'equity' (the shipped values) or a leave file "
+                         "(JSON or CSV, as --leaves): an equity player with those values")
     ab.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     ab.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    add_parallel_options(ab)
     ab.set_defaults(run=cmd_ab)

@@ -20,6 +20,7 @@ from engine.gcg import decode, read_gcg, write_gcg
 from engine.strategy.players import PLAYERS
 from engine.strategy.selfplay import play_games
 
+from .cli_parallel import add_parallel_options, cluster_address
 from .schemas_games import analyze_out
 from .settings import Settings
 from .store import make_store
@@ -46,7 +47,8 @@ def cmd_selfplay(args: argparse.Namespace, settings: Settings) -> int:
             path = out / f"{stem}.gcg"
             path.write_text(write_gcg(game, f"wordsolver self-play, {rules.name}, seed {game.seed}"), encoding="utf-8")
 
-    summary = play_games(rules, lex, names, args.games, args.seed, on_game=save, mirrored=args.mirrored)
+    summary = play_games(rules, lex, names, args.games, args.seed, on_game=save, mirrored=args.mirrored,
+                         workers=args.workers, ray=cluster_address(args))
     if args.json:
         print(json.dumps(summary.to_dict()))
         return 0
@@ -85,6 +87,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--mirrored", action="store_true",
                     help="play each seed once per seating, seats swapped (A/B comparisons); files G-SEED-N.gcg")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    add_parallel_options(sp)
     sp.set_defaults(run=cmd_selfplay)
 
     an = sub.add_parser("analyze", help="grade every turn of a game record (GCG)")

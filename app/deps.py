@@ -12,11 +12,10 @@ from collections.abc import Callable
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Path, Request
-from starlette.concurrency import run_in_threadpool
 
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
 
-from .limits import Gate
+from .limits import Cost, Gate, check_loop_wait
 from .observability import solving
 from .settings import Settings
 
@@ -72,29 +71,30 @@ def body_lexicon(store: LexiconStore, settings: Settings, name: str | None) -> L
 T = TypeVar("T")
 
 
-async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str | None, expensive: bool,
+async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str | None, expensive: bool | Cost,
                 label: tuple[str, str], answer: Callable[[Lexicon], T]) -> T:
-    """``answer(lexicon)``: the work of a solving endpoint, admitted by the expensive-search
-    ``gate`` (app.limits) and timed as ``label`` (game, endpoint; app.observability.solving),
-    run where it costs least.
+    """``answer(lexicon)``: the work of a solving endpoint, timed as ``label`` (game, endpoint;
+    app.observability.solving), run where its cost (app.limits) says.
 
-    A cheap request (not ``expensive``, app.limits), with the compiled core and its lexicon
-    already loaded, is answered at once on the event loop: its search takes a fraction of a
-    millisecond, less than the hop to the threadpool and back costs a busy worker (measured
-    with wrk: 1.21 -> 0.96 ms of worker CPU per request). Anything that may take long, an
-    expensive search, the pure-Python engine, a lexicon to be loaded, runs in the threadpool,
-    so the event loop never waits for it (and expensive searches queue at their gate there).
+    ``expensive`` is a :class:`~app.limits.Cost`, or a bool (True: expensive; False: cheap).
+    Instant work (the compiled core with its lexicon loaded) is answered at once on the event
+    loop: it takes a fraction of a millisecond, less than the hop to a thread and back costs a
+    busy worker (measured with wrk: 1.21 -> 0.96 ms of worker CPU per request). Everything
+    else runs in its lane's threads (cheap or expensive), admitted by the lane's bounded queue
+    (503 ``busy`` past it), so the event loop, and the probes it answers, never wait for it.
     """
+    cost = expensive if isinstance(expensive, Cost) else (Cost.EXPENSIVE if expensive else Cost.CHEAP)
+    check_loop_wait(settings.loop_wait)
 
     def run() -> T:
         lex = body_lexicon(store, settings, name)  # loaded: get_ready returns at once
-        with gate.admit(expensive), solving(*label):
+        with solving(*label):
             return answer(lex)
 
     key = name or settings.default_lexicon
-    if not expensive and search.instant() and store.status(key)[1] is not None:
+    if cost is Cost.INSTANT and settings.inline_solving and search.instant() and store.status(key)[1] is not None:
         return run()
-    return await run_in_threadpool(run)
+    return await gate.lane(cost).run(run)
 
 
 async def expensive_gate(request: Request) -> Gate:

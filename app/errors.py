@@ -125,8 +125,9 @@ async def http_error(request: Request, exc: Exception) -> JSON:
     assert isinstance(exc, StarletteHTTPException)
     code = HTTP_CODES.get(exc.status_code, f"http_{exc.status_code}")
     if exc.status_code == 400 and exc.detail == "There was an error parsing the body":
-        # FastAPI's answer when json.loads fails other than by syntax (bad UTF-8, deep nesting)
-        return error_response(400, "malformed_json", "the body could not be read as JSON (invalid UTF-8 or too deeply nested)")
+        # FastAPI's answer when json.loads fails other than by syntax (bad UTF-8, deep nesting, huge numbers)
+        return error_response(400, "malformed_json", "the body could not be read as JSON (invalid UTF-8, too deeply "
+                              "nested, or a number of more than 4,300 digits)")
     if exc.status_code == 404 and exc.detail == "Not Found":
         path = request.url.path
         message = f"no such endpoint: {request.method} {path[:200] + ('…' if len(path) > 200 else '')} (see /docs)"
@@ -141,7 +142,7 @@ async def busy_error(request: Request, exc: Exception) -> JSON:
     from .limits import Busy
 
     assert isinstance(exc, Busy)
-    return error_response(503, "busy", str(exc), {"slots": exc.slots}, headers={"Retry-After": "1"})
+    return error_response(503, "busy", str(exc), {"slots": exc.slots, "lane": exc.lane}, headers={"Retry-After": "1"})
 
 
 async def unexpected_error(request: Request, exc: Exception) -> JSON:

@@ -1,19 +1,38 @@
-"""Keeping expensive searches from starving cheap ones.
+"""Where solving runs, and how much of it a worker takes on: lanes with bounded queues.
 
-A request is *expensive* when it must enumerate every play or many of them: ``/moves`` with
-``count``, a ``limit`` over 100, any filter, or two or more blanks on the rack; ``/score``
-with a rack holding two or more blanks (ranking enumerates every play). Each worker process
-runs at most ``WORDSOLVER_MAX_EXPENSIVE`` of them at once (default 1); one more waits up to
-``WORDSOLVER_EXPENSIVE_WAIT`` seconds (default 1: a page's burst of two requests just waits)
-and is then refused with 503 ``busy`` and ``Retry-After``, rather than queueing without end
-behind the others and holding up cheap requests. Cheap requests are never limited here.
+Every solving request is classed by what it will actually do (:func:`cost_of`):
+
+- **instant**: a top-N search of the compiled core with at most one blank, no ``count``, no
+  filters, ``limit`` up to 100, and ``/score`` without a rack or with a blank-less one. These
+  take well under a millisecond (measured: median 0.5-0.7 ms, at most 2-3 ms with breakdowns)
+  and are answered on the event loop, where the hop to a thread would cost more than the work.
+- **cheap**: ``/score`` with a one-blank rack (ranking it enumerates every legal play: median
+  6 ms, up to 40-150 ms) and anything instant when the pure-Python engine answers.
+- **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
+  blanks; ``/score`` with two or more blanks; ``/analyze``; and what new endpoints declare so.
+
+Cheap and expensive work each have a :class:`Lane` per worker process: at most ``slots`` run at
+once, each in the lane's own threads (so a flood of one kind never takes the other's threads,
+nor the threadpool that serves the small synchronous endpoints); up to ``queue`` more wait *on
+the event loop* (no thread is held while waiting) for at most ``wait`` seconds; past either
+bound the request is refused at once with 503 ``busy`` and ``Retry-After``. Probes
+(``/healthz``, ``/readyz``) never pass through a lane, and the compiled walk releases the
+interpreter lock, so the event loop keeps answering while the lanes work.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import enum
+import os
 import threading
-from collections.abc import Iterator
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from typing import TypeVar
 
 from prometheus_client import Counter, Gauge
 
@@ -21,42 +40,209 @@ from .schemas import MovesIn, ScoreIn
 
 EXPENSIVE_IN_FLIGHT = Gauge("wordsolver_expensive_in_flight", "Expensive searches running", multiprocess_mode="livesum")
 EXPENSIVE_REJECTED = Counter("wordsolver_expensive_rejected", "Expensive searches refused with 503 busy")
+ARRIVED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("wordsolver_arrived", default=None)
+"""When the request being answered reached its worker (time.monotonic), set by app.server's
+protocol; None when the app runs under another server."""
+SHED = Counter("wordsolver_shed", "Solving requests refused with 503 busy, by lane and reason", ["lane", "reason"])
+
+T = TypeVar("T")
+
+
+class Cost(enum.Enum):
+    INSTANT = "instant"
+    CHEAP = "cheap"
+    EXPENSIVE = "expensive"
 
 
 class Busy(Exception):
-    """Too many expensive searches in this worker: answered 503 ``busy`` with Retry-After."""
+    """A lane of this worker is full: answered 503 ``busy`` with Retry-After."""
 
-    def __init__(self, slots: int) -> None:
-        super().__init__(f"the server is busy with {slots} expensive search(es) per worker; retry in a second, "
-                         "or ask for less (no count, fewer plays, no filters)")
+    def __init__(self, slots: int, lane: str = "expensive", queued: int = 0, waited: float = 0.0) -> None:
+        if lane == "loop":
+            message = f"the server is behind (this request waited {waited:.1f} s to be read); retry in a second"
+        elif lane == "expensive":
+            message = (f"the server is busy with {slots} expensive search(es) per worker and {queued} waiting; retry "
+                       "in a second, or ask for less (no count, fewer plays, no filters)")
+        else:
+            message = f"the server is busy ({slots} searches running per worker and {queued} waiting); retry in a second"
+        super().__init__(message)
         self.slots = slots
+        self.lane = lane
+
+
+def cost_of(req: MovesIn | ScoreIn) -> Cost:
+    blanks = (req.rack or "").count("?")
+    if isinstance(req, ScoreIn):
+        if req.rack is None or blanks == 0:
+            return Cost.INSTANT
+        return Cost.CHEAP if blanks == 1 else Cost.EXPENSIVE
+    if req.count or (req.limit or 0) > 100 or req.filters is not None or blanks >= 2:
+        return Cost.EXPENSIVE
+    return Cost.INSTANT
 
 
 def is_expensive(req: MovesIn | ScoreIn) -> bool:
-    blanks = (req.rack or "").count("?")
-    if isinstance(req, ScoreIn):
-        return req.rack is not None and blanks >= 2
-    return req.count or (req.limit or 0) > 100 or req.filters is not None or blanks >= 2
+    return cost_of(req) is Cost.EXPENSIVE
 
 
-class Gate:
-    def __init__(self, slots: int, wait: float = 1.0) -> None:
-        self.slots = slots
-        self.wait = wait
-        self._sem = threading.BoundedSemaphore(slots) if slots > 0 else None
+def _lower_priority(steps: int) -> None:
+    """The calling thread runs ``steps`` nice steps below the rest of its process (Linux sets
+    nice values per thread): when the CPU is short, the event loop (probes, accepting, instant
+    answers) gets it first. With CPU to spare it changes nothing."""
+    if steps <= 0 or not hasattr(os, "setpriority") or not hasattr(threading, "get_native_id"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + steps))
+    except OSError:
+        pass
+
+
+class _Waiter:
+    __slots__ = ("granted", "wake")
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self.granted = False
+        self.wake = wake
+
+
+class Lane:
+    """At most ``slots`` jobs at once (``0``: no limit), in threads of the lane's own; up to
+    ``queue`` more wait for a slot, each at most ``wait`` seconds; beyond that, :class:`Busy`.
+
+    Slots are taken by :meth:`run` (from the event loop: the wait holds no thread) or by
+    :meth:`hold` (from a thread); a released slot goes to the longest waiter first.
+    """
+
+    def __init__(self, name: str, slots: int, queue: int, wait: float, nice: int = 0) -> None:
+        self.name, self.slots, self.queue, self.wait = name, slots, queue, wait
+        self.running = 0
+        self._waiters: deque[_Waiter] = deque()
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max(1, slots) if slots else 32, thread_name_prefix=f"wordsolver-{name}",
+                                        initializer=_lower_priority, initargs=(nice,))
+
+    @property
+    def queued(self) -> int:
+        return len(self._waiters)
+
+    def _take(self, wake: Callable[[], None]) -> _Waiter | None:
+        """A slot now (None), a place in the queue (the waiter), or Busy."""
+        with self._lock:
+            if not self.slots or (self.running < self.slots and not self._waiters):
+                self.running += 1
+                return None
+            if len(self._waiters) >= self.queue or self.wait <= 0:
+                self._refuse("queue_full")
+            waiter = _Waiter(wake)
+            self._waiters.append(waiter)
+            return waiter
+
+    def _gave_up(self, waiter: _Waiter) -> None:
+        """The waiter's time is up: Busy, unless a slot was handed to it meanwhile."""
+        with self._lock:
+            if waiter.granted:
+                return
+            self._waiters.remove(waiter)
+            self._refuse("waited")
+
+    def _refuse(self, reason: str) -> None:
+        SHED.labels(self.name, reason).inc()
+        if self.name == "expensive":
+            EXPENSIVE_REJECTED.inc()
+        raise Busy(self.slots, self.name, len(self._waiters))
+
+    def _release(self) -> None:
+        with self._lock:
+            if self._waiters:
+                waiter = self._waiters.popleft()
+                waiter.granted = True  # the slot passes to it: running stays
+                waiter.wake()
+            else:
+                self.running -= 1
 
     @contextmanager
-    def admit(self, expensive: bool) -> Iterator[None]:
-        if not expensive or self._sem is None:
-            yield
-            return
-        admitted = self._sem.acquire(timeout=self.wait) if self.wait > 0 else self._sem.acquire(blocking=False)
-        if not admitted:
-            EXPENSIVE_REJECTED.inc()
-            raise Busy(self.slots)
-        EXPENSIVE_IN_FLIGHT.inc()
+    def _running(self) -> Iterator[None]:
+        if self.name == "expensive":
+            EXPENSIVE_IN_FLIGHT.inc()
         try:
             yield
         finally:
-            EXPENSIVE_IN_FLIGHT.dec()
-            self._sem.release()
+            if self.name == "expensive":
+                EXPENSIVE_IN_FLIGHT.dec()
+            self._release()
+
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """A slot for the calling thread (blocking up to ``wait``)."""
+        event = threading.Event()
+        waiter = self._take(event.set)
+        if waiter is not None and not event.wait(self.wait):
+            self._gave_up(waiter)
+        with self._running():
+            yield
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` in one of the lane's threads once a slot is free (waiting on the event loop)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+
+        def settle() -> None:
+            if not future.done():
+                future.set_result(None)
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(settle)
+
+        waiter = self._take(wake)
+        if waiter is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(future), self.wait)
+            except TimeoutError:
+                self._gave_up(waiter)
+            except BaseException:  # cancelled while waiting: pass on a slot handed over meanwhile
+                with self._lock:
+                    if waiter in self._waiters:
+                        self._waiters.remove(waiter)
+                        raise
+                self._release()
+                raise
+        with self._running():
+            context = contextvars.copy_context()
+            return await loop.run_in_executor(self._pool, context.run, fn)
+
+
+def check_loop_wait(budget: float) -> None:
+    """Busy (lane ``loop``) when the request waited more than ``budget`` seconds for the event
+    loop to reach it: the worker is behind, and answering 503 now costs less than solving a
+    request whose client has waited that long already."""
+    arrived = ARRIVED_AT.get()
+    if budget > 0 and arrived is not None:
+        waited = time.monotonic() - arrived
+        if waited > budget:
+            SHED.labels("loop", "waited").inc()
+            raise Busy(0, "loop", 0, waited)
+
+
+class Gate:
+    """The two lanes of one worker: ``expensive`` (``slots`` at once, default 1) and ``cheap``
+    (``cheap_slots``), each with a queue of ``queue`` and a wait of at most ``wait`` seconds."""
+
+    def __init__(self, slots: int, wait: float = 1.0, *, cheap_slots: int = 2, queue: int = 16,
+                 cheap_wait: float = 1.0, nice: int = 0) -> None:
+        self.slots = slots
+        self.wait = wait
+        self.expensive = Lane("expensive", slots, queue, wait, nice)
+        self.cheap = Lane("cheap", cheap_slots, queue, cheap_wait, nice)
+
+    def lane(self, cost: Cost) -> Lane:
+        return self.expensive if cost is Cost.EXPENSIVE else self.cheap
+
+    @contextmanager
+    def admit(self, expensive: bool) -> Iterator[None]:
+        """A slot of the expensive lane for the calling thread (nothing for cheap work)."""
+        if not expensive:
+            yield
+            return
+        with self.expensive.hold():
+            yield

@@ -73,7 +73,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # Loading (or, on the first run, compiling) the default list runs in a background thread:
     # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
     log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)
-    app.state.store.start(settings.default_lexicon)
+    app.state.store.start(settings.default_lexicon, keep=True)  # tried again by itself if it fails
     yield
 
 
@@ -91,7 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
-    app.state.gate = Gate(settings.max_expensive, settings.expensive_wait)
+    app.state.gate = Gate(settings.max_expensive, settings.expensive_wait, cheap_slots=settings.solve_threads,
+                          queue=settings.max_queued, cheap_wait=settings.queue_wait, nice=settings.lane_nice)
     app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, analyze.router, cgp.router, compare.router, lexicons.router, health.router,

@@ -38,7 +38,7 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-Square = Annotated[list[int], Field(min_length=2, max_length=2)]
+Square = Annotated[list[Annotated[int, Field(ge=1, le=MAX_SIDE)]], Field(min_length=2, max_length=2)]
 
 
 GameName = Literal["crossplay", "scrabble", "wwf", "upwords"]
@@ -149,6 +149,8 @@ class ErrorCode(StrEnum):
     cors_refused = "cors_refused"
     not_ready = "not_ready"
     busy = "busy"
+    header_too_large = "header_too_large"
+    http_version_not_supported = "http_version_not_supported"
     request_timeout = "request_timeout"
     lexicon_too_large = "lexicon_too_large"
     invalid_word_file = "invalid_word_file"

@@ -100,7 +100,8 @@ class CgpIn(RequestModel):
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC + " Checked against the board; a CGP has no heights.")
     rack: Rack = Field(default="", description="The rack of the player to move ('?' a blank).")
     other_rack: Rack = Field(default="", description="The other player's rack, when known.")
-    scores: list[int] = Field(default=[0, 0], min_length=2, max_length=2, description="The scores, the player to move first.")
+    scores: list[Annotated[int, Field(ge=-1_000_000, le=1_000_000)]] = Field(
+        default=[0, 0], min_length=2, max_length=2, description="The scores, the player to move first (within a million either way).")
     zeros: int = Field(default=0, ge=0, le=100, description="Consecutive scoreless turns before the position.")
     lexicon: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,100}$")] | None = Field(
         default=None, description="Written as the 'lex' operation.")

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import gc
 import logging
 import multiprocessing
 import os
 import shutil
 import signal
 import socket
+import sys
 import tempfile
 import time
 from typing import Any
@@ -43,6 +45,8 @@ try:  # the C HTTP parser, with uvloop: a third less CPU per cheap request than 
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 except ImportError:  # not installed: uvicorn's pure-Python h11
     HttpToolsProtocol = None  # type: ignore[assignment, misc]
+
+from .limits import ARRIVED_AT
 
 log = logging.getLogger("wordsolver.server")
 REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
@@ -59,14 +63,28 @@ class _TcpConfig(uvicorn.Config):
         return sock
 
 
+class _HeadTooLarge(Exception):
+    pass
+
+
+ARRIVED = "wordsolver.arrived"  # scope key: when the request's bytes reached the worker (time.monotonic)
+
+
 class _HeadTimer:
     """Closing a connection whose request head does not arrive in time (uvicorn itself waits
-    forever for a client that sends half a request line), and the error envelope for a request
-    that is not HTTP at all (uvicorn answers it in plain text). Mixed into uvicorn's protocols."""
+    forever for a client that sends half a request line); a limit on the head's size (431);
+    only HTTP/1.0 and 1.1 (505); the error envelope for a request that is not HTTP at all
+    (uvicorn answers it in plain text); and when each request arrived (``scope[ARRIVED]``: how
+    long it then waited for the event loop is what the lanes shed on). Mixed into uvicorn's
+    protocols."""
 
     header_timeout = 10.0
+    max_head = 32 * 1024
     loop: asyncio.AbstractEventLoop
     transport: asyncio.Transport
+    _arrived = 0.0
+    _head_bytes = 0
+    _refusal: tuple[int, str, str, str] | None = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -94,18 +112,43 @@ class _HeadTimer:
         self._disarm()
         super().connection_lost(exc)  # type: ignore[misc]
 
+    def data_received(self, data: bytes) -> None:
+        self._arrived = time.monotonic()
+        super().data_received(data)  # type: ignore[misc]
+
+    def _count_head(self, n: int) -> None:
+        self._head_bytes += n
+        if self._head_bytes > self.max_head:
+            self._refusal = (431, "Request Header Fields Too Large", "header_too_large",
+                             f"the request head (request line and headers) is larger than {self.max_head} bytes")
+            raise _HeadTooLarge
+
+    def _stamp(self, scope: dict[str, Any]) -> None:
+        self._head_bytes = 0
+        scope[ARRIVED] = self._arrived or time.monotonic()
+
+    def _arrival(self) -> None:
+        """Before the request's task is made: the task copies this context (app.limits.ARRIVED_AT)."""
+        ARRIVED_AT.set(self._arrived or time.monotonic())
+
     def _head_late(self) -> None:
         self._head_timer = None
         if self._waiting_for_head() and not self.transport.is_closing():
             self.transport.close()
 
     def send_400_response(self, msg: str) -> None:
-        body = orjson.dumps({"error": {"code": "bad_request", "message": f"malformed HTTP request: {msg}",
-                                       "details": {}}}, option=orjson.OPT_APPEND_NEWLINE)
-        head = (b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\n"
+        status, reason, code, message = self._refusal or (400, "Bad Request", "bad_request", f"malformed HTTP request: {msg}")
+        self._refusal = None
+        self._refuse(status, reason, code, message)
+
+    def _refuse(self, status: int, reason: str, code: str, message: str) -> None:
+        body = orjson.dumps({"error": {"code": code, "message": message, "details": {}}},
+                            option=orjson.OPT_APPEND_NEWLINE)
+        head = (f"HTTP/1.1 {status} {reason}\r\n".encode() + b"content-type: application/json\r\nconnection: close\r\n"
                 b"content-length: " + str(len(body)).encode() + b"\r\n\r\n")
-        self.transport.write(head + body)
-        self.transport.close()
+        if not self.transport.is_closing():
+            self.transport.write(head + body)
+            self.transport.close()
 
 
 class HeaderTimeoutH11(_HeadTimer, H11Protocol):
@@ -116,9 +159,13 @@ class HeaderTimeoutH11(_HeadTimer, H11Protocol):
         return self.cycle is None
 
     def handle_events(self) -> None:
+        cycle = self.cycle
+        self._arrival()
         super().handle_events()
         if self.cycle is not None:
             self._disarm()
+            if self.cycle is not cycle:
+                self._stamp(self.cycle.scope)  # type: ignore[arg-type]
 
 
 if HttpToolsProtocol is not None:
@@ -129,9 +176,25 @@ if HttpToolsProtocol is not None:
         def _waiting_for_head(self) -> bool:
             return self.cycle is None or self.cycle.response_complete
 
+        def on_url(self, url: bytes) -> None:
+            self._count_head(len(url))
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._count_head(len(name) + len(value) + 4)
+            super().on_header(name, value)
+
         def on_headers_complete(self) -> None:
             self._disarm()
+            version = self.parser.get_http_version()
+            if version not in ("1.0", "1.1"):
+                self._refusal = (505, "HTTP Version Not Supported", "http_version_not_supported",
+                                 f"HTTP/{version} is not served here: send HTTP/1.1 (or 1.0)")
+                raise _HeadTooLarge  # the parser stops; send_400_response answers the refusal
+            self._arrival()
             super().on_headers_complete()
+            if self.cycle is not None:
+                self._stamp(self.cycle.scope)  # type: ignore[arg-type]
 
     PROTOCOL: type[asyncio.Protocol] = HeaderTimeoutHttpTools
 else:
@@ -151,7 +214,11 @@ def listen(host: str, port: int, reuse_port: bool, backlog: int = 2048) -> socke
 
 
 def _config(options: dict[str, Any]) -> uvicorn.Config:
+    from .settings import get_settings
+
     _HeadTimer.header_timeout = options.pop("header_timeout")
+    _HeadTimer.max_head = get_settings().max_head_bytes
+    options.setdefault("h11_max_incomplete_event_size", _HeadTimer.max_head)
     # the service writes its own access log (JSON, with request IDs: app.observability);
     # loop "auto" is uvloop when it is installed
     return _TcpConfig("app.main:app", http=PROTOCOL, loop="auto", access_log=False, **options)
@@ -160,7 +227,17 @@ def _config(options: dict[str, Any]) -> uvicorn.Config:
 def _worker(host: str, port: int, options: dict[str, Any]) -> None:
     """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it."""
     sock = listen(host, port, reuse_port=True)
-    uvicorn.Server(_config(options)).run(sockets=[sock])
+    from .settings import get_settings
+
+    # the event loop waits at most this long for the interpreter lock a solving thread holds
+    sys.setswitchinterval(get_settings().switch_interval)
+    config = _config(options)
+    config.load()  # the app imported now, so that what it built is frozen below
+    # Objects made at start live as long as the worker: moved out of the collector's sight, a
+    # full collection (run by whichever thread allocates, holding the interpreter lock) no
+    # longer walks them all, so it stays short for the event loop waiting behind it.
+    gc.freeze()
+    uvicorn.Server(config).run(sockets=[sock])
 
 
 def run(host: str, port: int, workers: int, log_level: str, keepalive_timeout: int = 5,
@@ -189,6 +266,19 @@ def _metrics_dir() -> None:
     path = tempfile.mkdtemp(prefix="wordsolver-metrics-")
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = path
     atexit.register(shutil.rmtree, path, True)
+
+
+def _forget(pid: int | None) -> None:
+    """Drop a dead worker's live gauges (requests and expensive searches in flight): summed over
+    the workers, they would otherwise count its last values for good."""
+    if pid is None or not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    from prometheus_client import multiprocess
+
+    try:
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
+    except OSError:
+        pass
 
 
 class Supervisor:
@@ -226,6 +316,7 @@ class Supervisor:
                 for i, proc in enumerate(procs):
                     if not proc.is_alive() and not self.stopping:
                         print(f"wordsolver: worker {proc.pid} exited ({proc.exitcode}); starting a new one", flush=True)
+                        _forget(proc.pid)
                         procs[i] = self.spawn()
         finally:
             for proc in procs:

@@ -27,6 +27,7 @@ from engine import (
     unseen_tiles,
 )
 from engine.game import game_rules
+from engine.notation import square_name
 from engine.plays import check_deadline
 from engine.strategy import equity, leaves
 
@@ -106,7 +107,7 @@ def move_filter(rules: Ruleset, filters: MoveFilters | None) -> MoveFilter | Non
         r, c = filters.square
         if not (1 <= r <= rules.size and 1 <= c <= rules.size):
             raise InvalidFilterError(
-                f"filters.square {r},{c} is outside the {rules.size}x{rules.size} {rules.name} board",
+                f"filters.square [{r}, {c}] (square {square_name(r, c)}) is outside the {rules.size}x{rules.size} {rules.name} board",
                 field="filters.square", row=r, col=c,
             )
         square = (r, c)

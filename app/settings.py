@@ -39,12 +39,20 @@ class Settings(BaseSettings):
     search_timeout: float = Field(default=10.0, ge=0)  # seconds one search may take; 0: no limit
     max_expensive: int = Field(default=1, ge=0)  # expensive searches at once per worker; 0: no limit
     expensive_wait: float = Field(default=1.0, ge=0, le=30)  # seconds one more may wait for a slot
+    solve_threads: int = Field(default=2, ge=1, le=64)  # cheap searches off the event loop at once per worker
+    max_queued: int = Field(default=64, ge=0, le=10_000)  # per lane and worker, waiting for a slot; past it 503 busy
+    queue_wait: float = Field(default=1.0, ge=0, le=30)  # seconds a cheap search may wait for a slot
+    inline_solving: bool = False  # instant searches on the event loop (a quarter less CPU; accepts and probes wait)
+    loop_wait: float = Field(default=1.0, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
+    lane_nice: int = Field(default=0, ge=0, le=19)  # solving threads run this much nicer than the event loop
+    switch_interval: float = Field(default=0.001, gt=0, le=0.1)  # sys.setswitchinterval in each worker
     endgame_timeout: float = Field(default=10.0, gt=0)  # the most seconds one endgame search may take
     endgame_table_entries: int = Field(default=500_000, ge=16)  # the endgame's transposition table (~150 B each)
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never
     header_timeout: float = Field(default=10.0, gt=0)  # a request head must arrive within this
+    max_head_bytes: int = Field(default=32 * 1024, ge=1024, le=16 * 1024 * 1024)  # larger request heads get 431
     body_timeout: float = Field(default=10.0, gt=0)  # a request body must arrive within this (408)
     drain_timeout: int = Field(default=10, ge=0)  # on SIGTERM, in-flight requests get this long
 

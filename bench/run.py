@@ -3,6 +3,7 @@
     python bench/run.py                 # everything (engine table, then the HTTP load test)
     python bench/run.py --engine        # engine only
     python bench/run.py --http          # HTTP only
+    python bench/run.py --http --client # what a client sees: round trips next to the engine, one worker
     python bench/run.py --against DIR   # this checkout's search next to another's, interleaved
     python bench/run.py --wolges        # engine top-20 next to wolges' top-1, interleaved
     python bench/run.py --repeat 9 --seconds 30 --workers 2 --clients 8
@@ -364,7 +365,153 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port: int = 0) -> None:
+def _raw_request(method: str, path: str, body: bytes | None = None) -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + (body or b"")
+
+
+def round_trips(port: int, request: bytes, calls: int, keep_alive: bool) -> list[float]:
+    """Client-side round trips (ms) of ``calls`` requests: from the first byte sent to the last
+    byte of the answer read (``http.client`` parses the status line and headers and reads the
+    body; nothing parses the JSON, so no decoding time is included). ``keep_alive``: one
+    connection for all calls (opened before the first), else a new connection per call,
+    connect and close included."""
+    import http.client  # noqa: PLC0415
+
+    out = []
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.connect()
+    for _ in range(calls):
+        t = time.perf_counter()
+        if not keep_alive:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.connect()
+        assert conn.sock is not None
+        conn.sock.sendall(request)
+        resp = http.client.HTTPResponse(conn.sock, method="POST" if request.startswith(b"POST") else "GET")
+        resp.begin()
+        data = resp.read()
+        if not keep_alive:
+            conn.close()
+        out.append((time.perf_counter() - t) * 1000)
+        assert resp.status == 200, (resp.status, data[:200])
+    conn.close()
+    return out
+
+
+def client_table(port: int, calls: int) -> None:
+    """What a client sees: per position of bench/positions.json, the median round trip of
+    ``calls`` requests over a kept-alive connection and with a new connection per request,
+    next to the engine's own time for the same question in this process (the search:
+    ``find_moves(..., count=False)``); then the medians per blank class. Two questions: the
+    best 20 plays with breakdowns, and the best play without breakdowns."""
+    from engine import default_lexicon  # noqa: PLC0415
+
+    lex = default_lexicon()
+    health = _raw_request("GET", "/healthz")
+    for keep in (True, False):
+        round_trips(port, health, 3, keep)  # warm
+    hk, hn = statistics.median(round_trips(port, health, calls * 4, True)), statistics.median(
+        round_trips(port, health, calls * 4, False))
+    print("What a client sees: Python http.client on loopback, the request bytes prebuilt, timed from the first "
+          "byte sent to the last byte read (no JSON decoding); engine = the search alone in this process "
+          f"(find_moves, count=False); medians of {calls} calls\n")
+    print(f"/healthz: kept-alive {hk:.3f} ms, new connection {hn:.3f} ms\n")
+    questions = (("top 20 + breakdowns", 20, True), ("top 1, no breakdowns", 1, False))
+    rows: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
+    print(f"{'position':24} {'question':22} {'engine ms':>9} {'kept-alive':>10} {'adds':>6} {'new conn':>9} {'adds':>6}")
+    for p in POSITIONS:
+        rules = get_ruleset(p["game"])
+        pos = position(rules, p["board"], p["rack"], p.get("heights"))
+        for label, limit, breakdowns in questions:
+            body: dict = {"board": p["board"], "rack": p["rack"], "limit": limit, "breakdowns": breakdowns}
+            if p.get("heights") is not None:
+                body["heights"] = p["heights"]
+            req = _raw_request("POST", f"/v1/games/{p['game']}/moves", json.dumps(body).encode())
+            round_trips(port, req, 2, True)  # warm: the worker's caches for this position
+            em, *_ = timed(lambda: find_moves(pos, lex, limit=limit, count=False), calls)
+            keep = statistics.median(round_trips(port, req, calls, True))
+            new = statistics.median(round_trips(port, req, calls, False))
+            rows.setdefault((label, p["blanks"]), []).append((em, keep, new))
+            print(f"{p['id']:24} {label:22} {em:9.3f} {keep:10.3f} {keep - em:6.3f} {new:9.3f} {new - em:6.3f}")
+    print(f"\n{'question':22} {'blanks':>6} {'positions':>9} {'engine ms':>9} {'kept-alive':>10} {'adds':>6} "
+          f"{'new conn':>9} {'adds':>6}   (medians over positions)")
+    for (label, blanks), rs in sorted(rows.items()):
+        med = [statistics.median(r[i] for r in rs) for i in range(3)]
+        adds_keep = statistics.median(r[1] - r[0] for r in rs)
+        adds_new = statistics.median(r[2] - r[0] for r in rs)
+        print(f"{label:22} {blanks:>6} {len(rs):>9} {med[0]:9.3f} {med[1]:10.3f} {adds_keep:6.3f} {med[2]:9.3f} "
+              f"{adds_new:6.3f}")
+    print()
+
+
+def server_table(c, url: str, mids: list[dict], calls: int) -> None:  # type: ignore[no-untyped-def]
+    """The service's own view (its request-duration histogram) of the same kind of request,
+    and limit 1000 with and without gzip: where the server's share of a round trip goes."""
+    from engine import default_lexicon  # noqa: PLC0415
+
+    lex = default_lexicon()
+    print("Server side: the service's own histogram, median of "
+          f"{calls} single calls (each after a /metrics scrape), and the mean of {calls} calls in a row\n")
+    print(f"{'position':24} {'search ms':>10} {'server ms':>10} {'(min)':>6} {'round trip':>11} {'server adds':>12}"
+          f" {'in a row':>9} {'adds':>6}")
+
+    def server_seconds() -> tuple[float, float]:
+        """(sum, count) of the service's own request-duration histogram for /moves: from
+        request received to response sent, summed over the workers."""
+        total = count = 0.0
+        for row in c.get(f"{url}/metrics").text.splitlines():
+            if row.startswith("wordsolver_request_duration_seconds_") and 'route="/v1/games/{game}/moves"' in row:
+                if row.startswith("wordsolver_request_duration_seconds_sum"):
+                    total += float(row.split()[-1])
+                elif row.startswith("wordsolver_request_duration_seconds_count"):
+                    count += float(row.split()[-1])
+        return total, count
+
+    def served(game: str, body: dict, headers: dict) -> tuple[float, float, float, float]:
+        """Over ``calls`` requests: (median server ms of single calls, each right after a
+        /metrics scrape (caches cold), their min, median round trip ms, server ms of
+        ``calls`` calls in a row (the histogram's mean: a steady client))."""
+        server, trip = [], []
+        for _ in range(calls):
+            s0, n0 = server_seconds()
+            t = time.perf_counter()
+            r = c.post(f"{url}/v1/games/{game}/moves", json=body, headers=headers)
+            trip.append((time.perf_counter() - t) * 1000)
+            s1, n1 = server_seconds()
+            assert r.status_code == 200 and n1 - n0 == 1, (r.status_code, r.text[:200])
+            server.append((s1 - s0) * 1000)
+        s0, n0 = server_seconds()
+        for _ in range(calls):
+            c.post(f"{url}/v1/games/{game}/moves", json=body, headers=headers)
+        s1, n1 = server_seconds()
+        return statistics.median(server), min(server), statistics.median(trip), (s1 - s0) / (n1 - n0) * 1000
+
+    plain = {"Accept-Encoding": "identity"}
+    for p in mids:
+        rules = get_ruleset(p["game"])
+        pos = position(rules, p["board"], p["rack"])
+        sm, *_ = timed(lambda: find_moves(pos, lex, limit=20, count=False), calls)
+        server_ms, low, hm, row = served(p["game"], {"board": p["board"], "rack": p["rack"], "limit": 20}, plain)
+        print(f"{p['id']:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}"
+              f" {row:9.2f} {row - sm:6.2f}")
+    print("\nlimit 1000 with breakdowns (an expensive request: the threadpool)")
+    for pid in ("crossplay-late-3b", "scrabble-early-2b"):
+        p = next(x for x in POSITIONS if x["id"] == pid)
+        rules = get_ruleset(p["game"])
+        pos = position(rules, p["board"], p["rack"])
+        sm, *_ = timed(lambda: find_moves(pos, lex, limit=1000, count=False), calls)
+        body = {"board": p["board"], "rack": p["rack"], "limit": 1000}
+        for label, headers in (("", plain), (", gzip", {"Accept-Encoding": "gzip"})):
+            server_ms, low, hm, row = served(p["game"], body, headers)
+            print(f"{pid + label:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}"
+                  f" {row:9.2f} {row - sm:6.2f}")
+
+
+def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port: int = 0,
+               client_only: bool = False) -> None:
     import httpx  # noqa: PLC0415
 
     port = port or free_port()
@@ -387,67 +534,11 @@ def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port
         else:
             raise SystemExit("service did not become ready")
         mids = [p for p in POSITIONS if p["stage"] == "middle" and p["blanks"] == 0 and p["game"] != "upwords"]
-        bodies = [{"board": p["board"], "rack": p["rack"], "limit": 20} for p in mids]
-        # what HTTP adds: one client, sequential requests, against the engine alone
-        from engine import default_lexicon  # noqa: PLC0415
-
-        lex = default_lexicon()
-        print(f"HTTP: uvicorn, {workers} workers, loopback; server time: the service's own histogram, median of "
-              f"{calls} single calls (each after a /metrics scrape), and the mean of {calls} calls in a row\n")
-        print(f"{'position':24} {'search ms':>10} {'server ms':>10} {'(min)':>6} {'round trip':>11} {'server adds':>12}"
-              f" {'in a row':>9} {'adds':>6}")
-
-        def server_seconds(c: httpx.Client) -> tuple[float, float]:
-            """(sum, count) of the service's own request-duration histogram for /moves: from
-            request received to response sent, summed over the workers."""
-            total = count = 0.0
-            for row in c.get(f"{url}/metrics").text.splitlines():
-                if row.startswith("wordsolver_request_duration_seconds_") and 'route="/v1/games/{game}/moves"' in row:
-                    if row.startswith("wordsolver_request_duration_seconds_sum"):
-                        total += float(row.split()[-1])
-                    elif row.startswith("wordsolver_request_duration_seconds_count"):
-                        count += float(row.split()[-1])
-            return total, count
-
-        def served(c: httpx.Client, game: str, body: dict, headers: dict) -> tuple[float, float, float, float]:
-            """Over ``calls`` requests: (median server ms of single calls, each right after a
-            /metrics scrape (caches cold), their min, median round trip ms, server ms of
-            ``calls`` calls in a row (the histogram's mean: a steady client))."""
-            server, trip = [], []
-            for _ in range(calls):
-                s0, n0 = server_seconds(c)
-                t = time.perf_counter()
-                r = c.post(f"{url}/v1/games/{game}/moves", json=body, headers=headers)
-                trip.append((time.perf_counter() - t) * 1000)
-                s1, n1 = server_seconds(c)
-                assert r.status_code == 200 and n1 - n0 == 1, (r.status_code, r.text[:200])
-                server.append((s1 - s0) * 1000)
-            s0, n0 = server_seconds(c)
-            for _ in range(calls):
-                c.post(f"{url}/v1/games/{game}/moves", json=body, headers=headers)
-            s1, n1 = server_seconds(c)
-            return statistics.median(server), min(server), statistics.median(trip), (s1 - s0) / (n1 - n0) * 1000
-
-        plain = {"Accept-Encoding": "identity"}
+        client_table(port, calls)
+        if client_only:
+            return
         with httpx.Client(timeout=30) as c:
-            for p, b in zip(mids, bodies, strict=True):
-                rules = get_ruleset(p["game"])
-                pos = position(rules, p["board"], p["rack"])
-                sm, *_ = timed(lambda: find_moves(pos, lex, limit=20, count=False), calls)
-                server_ms, low, hm, row = served(c, p["game"], b, plain)
-                print(f"{p['id']:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}"
-                      f" {row:9.2f} {row - sm:6.2f}")
-            print("\nlimit 1000 with breakdowns (an expensive request: the threadpool)")
-            for pid in ("crossplay-late-3b", "scrabble-early-2b"):
-                p = next(x for x in POSITIONS if x["id"] == pid)
-                rules = get_ruleset(p["game"])
-                pos = position(rules, p["board"], p["rack"])
-                sm, *_ = timed(lambda: find_moves(pos, lex, limit=1000, count=False), calls)
-                body = {"board": p["board"], "rack": p["rack"], "limit": 1000}
-                for label, headers in (("", plain), (", gzip", {"Accept-Encoding": "gzip"})):
-                    server_ms, low, hm, row = served(c, p["game"], body, headers)
-                    print(f"{pid + label:24} {sm:10.2f} {server_ms:10.2f} {low:6.2f} {hm:11.2f} {server_ms - sm:12.2f}"
-                          f" {row:9.2f} {row - sm:6.2f}")
+            server_table(c, url, mids, calls)
         print(f"\nno-blank mid-game positions, {clients} concurrent clients:")
         if shutil.which("wrk"):  # one Python process cannot keep the service busy (bench/load.py --wrk)
             r = load.run_wrk(url, mids, seconds, clients)
@@ -468,7 +559,9 @@ def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", action="store_true", help="engine table only")
-    ap.add_argument("--http", action="store_true", help="HTTP load test only")
+    ap.add_argument("--http", action="store_true", help="HTTP only: what a client sees, the server's share, load")
+    ap.add_argument("--client", action="store_true",
+                    help="--http: only what a client sees (round trips against the engine's time), one worker")
     ap.add_argument("--wolges", action="store_true",
                     help="our top-20 search next to wolges' top-1 (needs ../shared/native)")
     ap.add_argument("--wolges-dir", type=Path, default=ROOT.parent / "shared" / "native",
@@ -504,7 +597,8 @@ def main() -> None:
         engine_table(args.repeat)
     if args.http or both:
         print()
-        http_suite(args.seconds, args.workers, args.clients, args.http_calls, args.port)
+        workers = 1 if args.client else args.workers
+        http_suite(args.seconds, workers, args.clients, args.http_calls, args.port, args.client)
 
 
 if __name__ == "__main__":

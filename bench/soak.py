@@ -14,13 +14,26 @@ Scenarios (each prints one line or a few):
   the replacement worker holds connections.
 - sigterm: 32 clients and one client stalled half-way through a body; SIGTERM: how long the
   service takes to exit, against its drain time.
+- probes: 16 clients scoring one-blank plays (each ranks every legal play) plus 8 clients of
+  expensive searches, while a separate process asks /healthz on a new connection every 20 ms,
+  as a kubelet does: the probes' p50/p99/max (issue 21: under 50 ms at p99, none over 1 s).
+- shed: 128 keep-alive clients (wrk) of one-blank /score, then of the best 20 plays: the
+  longest any request waited (under 2 s) and how many got 503 busy instead of queueing.
+- recovery: the default list's compile killed, and a cache disk that is full (a 4 MB tmpfs,
+  as root): how soon /readyz is 200 again with nothing but probes asking (under 10 s), and
+  that no partial file is left in the cache.
+
+``--check`` exits 1 when a threshold above is missed (the short run in tests/test_soak.py
+fails the build that way). Each result line ends with the load average when it was taken.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -67,15 +80,20 @@ def workers(pid: int) -> set[int]:
 
 
 class Service:
-    def __init__(self, drain: int = 10) -> None:
+    def __init__(self, drain: int = 10, env: dict[str, str] | None = None, wait: bool = True) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "WORDSOLVER_ACCESS_LOG": "false", "WORDSOLVER_LOG_LEVEL": "warning",
-               "WORDSOLVER_DRAIN_TIMEOUT": str(drain), "WORDSOLVER_BODY_TIMEOUT": "60"}
-        log = Path(tempfile.mkdtemp()) / "service.log"
+               "WORDSOLVER_DRAIN_TIMEOUT": str(drain), "WORDSOLVER_BODY_TIMEOUT": "60", **(env or {})}
+        self.log = log = Path(tempfile.mkdtemp()) / "service.log"
         cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port), "--workers", "2"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 120
+        if wait:
+            self.wait_ready(120)
+
+    def wait_ready(self, seconds: float) -> None:
+        log = self.log
+        deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             try:
                 if len(workers(self.proc.pid)) == 2 and all(
@@ -253,16 +271,311 @@ def scenario_sigterm(seconds: float) -> None:
         svc.stop()
 
 
+FAILED: list[str] = []  # thresholds missed (--check)
+STRETCH = [1.0]  # --ci: the thresholds stretched by the machine's load (see stretch())
+
+
+def stretch() -> float:
+    """With --ci, how much a shared machine's load stretches every wait: its load average per
+    core (at least 1, at most 8). The thresholds are the issue's, multiplied by it (a probe
+    over 3 s fails whatever the load: that is a liveness timeout); a defect
+    like the ones issue 21 found (probes timing out at 3 s, 5 s waits at 128 clients) still
+    fails, while a machine eight agents share does not fail every run by itself."""
+    return STRETCH[0]
+
+
+def load_average() -> str:
+    return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def expect(ok: bool, what: str) -> str:
+    if not ok:
+        FAILED.append(what)
+    return "ok" if ok else f"MISSED: {what}"
+
+
+def probe_loop(url: str, seconds: float, every: float, path: str = "/healthz") -> list[float]:
+    """``GET path`` on a new connection every ``every`` seconds, as a kubelet probes: each
+    probe's time in ms (3,000 for one that got no answer within 3 s, the probes' timeout)."""
+    host, port = url.removeprefix("http://").split(":")
+    out: list[float] = []
+    deadline = time.perf_counter() + seconds
+    request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode()
+    while time.perf_counter() < deadline:
+        start = time.perf_counter()
+        try:
+            with socket.create_connection((host, int(port)), timeout=3) as s:
+                s.sendall(request)
+                answer = b""
+                while chunk := s.recv(4096):
+                    answer += chunk
+            took = (time.perf_counter() - start) * 1000 if answer.startswith(b"HTTP/1.1 200") else 3000.0
+        except OSError:
+            took = 3000.0
+        out.append(took)
+        time.sleep(max(0.0, every - (time.perf_counter() - start)))
+    return out
+
+
+def prober(url: str, seconds: float, every: float = 0.05) -> subprocess.Popen[bytes]:
+    """The probes from a process of their own: the load's client loop does not delay them."""
+    return subprocess.Popen([sys.executable, __file__, "--probe", url, "--seconds", str(seconds), "--every", str(every)],
+                            stdout=subprocess.PIPE)
+
+
+def probe_results(proc: subprocess.Popen[bytes]) -> list[float]:
+    out, _ = proc.communicate(timeout=300)
+    return sorted(json.loads(out))
+
+
+def one_blank_plays(url: str) -> list[tuple[str, dict]]:
+    """(path, body) of /score requests with a one-blank rack and a legal play of it: ranking
+    the play enumerates every legal play of the rack."""
+    out = []
+    with httpx.Client(base_url=url, timeout=60) as http:
+        for p in POSITIONS:
+            rack = p["rack"].replace("?", "")[:6] + "?"
+            r = http.post(f"/v1/games/{p['game']}/moves", json={"board": p["board"], "rack": rack, "limit": 5,
+                                                                "breakdowns": False})
+            if r.status_code == 200 and r.json()["moves"]:
+                play = r.json()["moves"][-1]["notation"]
+                out.append((f"/v1/games/{p['game']}/score", {"board": p["board"], "rack": rack, "play": play}))
+    if not out:
+        raise SystemExit("no one-blank play found in the sample positions")
+    return out
+
+
+async def hammer(url: str, requests: list[tuple[str, dict]], clients: int, seconds: float) -> dict:
+    """Keep-alive clients sending ``requests`` in turn: statuses and latencies (ms)."""
+    statuses: dict[int | str, int] = {}
+    lat: list[float] = []
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    deadline = time.perf_counter() + seconds
+
+    async def one(k: int, http: httpx.AsyncClient) -> None:
+        i = k
+        while time.perf_counter() < deadline:
+            path, body = requests[i % len(requests)]
+            i += 1
+            start = time.perf_counter()
+            try:
+                r = await http.post(path, json=body)
+                status: int | str = r.status_code
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            lat.append((time.perf_counter() - start) * 1000)
+            statuses[status] = statuses.get(status, 0) + 1
+            if status == 503:
+                await asyncio.sleep(0.2)
+
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        await asyncio.gather(*(one(k, http) for k in range(clients)))
+    lat.sort()
+    return {"statuses": statuses, "p99": percentile(lat, 0.99), "max": lat[-1] if lat else float("nan")}
+
+
+def scenario_probes(seconds: float) -> None:
+    svc = Service()
+    try:
+        scores = one_blank_plays(svc.url)
+        heavy = [(f"/v1/games/{p['game']}/moves", {"board": p["board"], **EXPENSIVE, "rack": expensive_rack(p["game"])})
+                 for p in POSITIONS]
+        alone = probe_results(prober(svc.url, min(seconds, 3.0), 0.02))
+        print(f"probes, service idle: p50 {percentile(alone, 0.5):.1f} ms  p99 {percentile(alone, 0.99):.1f} ms  "
+              f"max {alone[-1]:.1f} ms  ({load_average()})")
+        probes = prober(svc.url, seconds, 0.02)
+
+        async def load() -> tuple[dict, dict]:
+            a, b = await asyncio.gather(hammer(svc.url, scores, 16, seconds), hammer(svc.url, heavy, 8, seconds))
+            return a, b
+
+        cheap, expensive = asyncio.run(load())
+        lat = probe_results(probes)
+        p99, worst = percentile(lat, 0.99), lat[-1]
+        print(f"16 one-blank /score + 8 expensive /moves clients: /healthz probes {len(lat)}: "
+              f"p50 {percentile(lat, 0.5):.1f} ms  p99 {p99:.1f} ms  max {worst:.1f} ms  ({load_average()})")
+        print(f"  /score answers {cheap['statuses']} (p99 {cheap['p99']:.0f} ms), "
+              f"expensive /moves answers {expensive['statuses']} (p99 {expensive['p99']:.0f} ms)")
+        k = stretch()
+        # --ci: on a shared machine the idle probes' own p99 shows how far its scheduling alone
+        # stretches a probe; four times that is allowed too (a probe stuck behind the searches,
+        # as in issue 21, took seconds)
+        limit = 50 * k if k == 1.0 else max(50 * k, 4 * percentile(alone, 0.99))
+        print(f"  probe p99 under {limit:.0f} ms:", expect(p99 < limit, f"probe p99 {p99:.1f} ms >= {limit:.0f} ms"),
+              f"| no probe over {min(3000, 1000 * k):.0f} ms:",
+              expect(worst < min(3000, 1000 * k), f"a probe took {worst:.0f} ms"))
+    finally:
+        svc.stop()
+
+
+WRK_COUNTING = """
+local bodies, paths, i = {}, {}, 0
+%s
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) busy = 0; other = 0 end
+request = function()
+  i = i %% #bodies + 1
+  return wrk.format("POST", paths[i], {["Content-Type"] = "application/json"}, bodies[i])
+end
+function response(status, headers, body)
+  if status == 503 then busy = busy + 1 elseif status ~= 200 then other = other + 1 end
+end
+function done(summary, latency, requests)
+  local b, o = 0, 0
+  for _, t in ipairs(threads) do b = b + t:get("busy"); o = o + t:get("other") end
+  io.write(string.format("COUNTS %%d %%d %%d %%d\\n", summary.requests, b, o, math.floor(latency.max)))
+end
+"""
+
+
+def wrk_counting(url: str, requests: list[tuple[str, dict]], clients: int, seconds: float) -> dict:
+    """wrk with ``clients`` keep-alive connections: requests, 503s, other non-200s, max latency (ms)."""
+    lines = [f"table.insert(bodies, [[{json.dumps(b)}]]); table.insert(paths, '{p}')" for p, b in requests]
+    script = Path(tempfile.mkdtemp()) / "post.lua"
+    script.write_text(WRK_COUNTING % "\n".join(lines))
+    done = subprocess.run(["wrk", "-t2", f"-c{clients}", f"-d{max(1, int(seconds))}s", "--timeout", "10s", "-s",
+                          str(script), url], capture_output=True, text=True, timeout=seconds + 60)
+    out = done.stdout + done.stderr
+    found = re.search(r"COUNTS (\d+) (\d+) (\d+) (\d+)", out)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if not found:
+        raise SystemExit(f"wrk gave no counts: {out}")
+    total, busy, other, worst = (int(x) for x in found.groups())
+    return {"requests": total, "busy": busy, "other": other, "max": worst / 1000,
+            "socket_errors": sum(int(x) for x in errors.groups()) if errors else 0}
+
+
+def scenario_shed(seconds: float) -> None:
+    if shutil.which("wrk") is None:
+        print("skipped: needs wrk (Debian package wrk): a Python client cannot keep 128 connections busy here")
+        return
+    svc = Service()
+    try:
+        scores = one_blank_plays(svc.url)
+        moves = [(f"/v1/games/{p['game']}/moves", {"board": p["board"], "rack": p["rack"], "limit": 20}) for p in POSITIONS]
+        for label, requests in (("one-blank /score", scores), ("best 20 plays", moves)):
+            r = wrk_counting(svc.url, requests, 128, seconds)
+            print(f"128 keep-alive clients, {label}: {r['requests'] / max(1, int(seconds)):.0f} req/s, "
+                  f"{r['busy']} answered 503 busy, {r['other']} other non-200, {r['socket_errors']} socket errors, "
+                  f"longest wait {r['max']:.0f} ms  ({load_average()})")
+            k = stretch()
+            print(f"  no request waited {2 * k:.1f} s:",
+                  expect(r["max"] < 2000 * k, f"{label}: a request waited {r['max']:.0f} ms"),
+                  "| every answer 200 or 503 busy:",
+                  expect(r["other"] == 0 and r["socket_errors"] == 0, f"{label}: {r['other']} other answers, "
+                                                                       f"{r['socket_errors']} socket errors"))
+    finally:
+        svc.stop()
+
+
+def compile_children(pid: int) -> list[int]:
+    """The processes compiling a word list under the service ``pid``."""
+    out = []
+    for worker in workers(pid) if Path(f"/proc/{pid}").exists() else set():
+        try:
+            kids = {int(k) for t in Path(f"/proc/{worker}/task").iterdir() for k in (t / "children").read_text().split()}
+        except OSError:
+            continue
+        for kid in kids:
+            try:
+                if b"_child_main" in Path(f"/proc/{kid}/cmdline").read_bytes():
+                    out.append(kid)
+            except OSError:
+                pass
+    return out
+
+
+def ready_after(svc: Service, since: float, limit: float) -> float | None:
+    """Seconds from ``since`` until /readyz answers 200 ten times in a row (both workers),
+    asking nothing else; None if not within ``limit`` seconds of ``since``."""
+    good = 0
+    while time.monotonic() - since < limit:
+        try:
+            good = good + 1 if httpx.get(f"{svc.url}/readyz", timeout=2).status_code == 200 else 0
+        except httpx.HTTPError:
+            good = 0
+        if good >= 10:
+            return time.monotonic() - since
+        time.sleep(0.1)
+    return None
+
+
+def scenario_recovery(seconds: float) -> None:
+    # 1. the compile killed: a fresh cache, the first compiling child killed as soon as it shows
+    cache = Path(tempfile.mkdtemp(prefix="wordsolver-soak-cache-"))
+    svc = Service(env={"WORDSOLVER_CACHE_DIR": str(cache)}, wait=False)
+    try:
+        deadline = time.monotonic() + 60
+        while not (kids := compile_children(svc.proc.pid)) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if not kids:
+            raise SystemExit(f"no compile seen: {svc.log.read_text()[-2000:]}")
+        os.kill(kids[0], signal.SIGKILL)
+        killed = time.monotonic()
+        took = ready_after(svc, killed, 60)
+        stray = sorted(p.name for p in cache.iterdir() if p.suffix == ".tmp")
+        print(f"compile killed: /readyz 200 {took if took is not None else float('nan'):.1f} s after the kill, "
+              f"asking only /readyz; stray files {stray or 'none'}  ({load_average()})")
+        k = stretch()
+        print(f"  ready within {10 * k:.0f} s:", expect(took is not None and took < 10 * k, f"not ready {took} s after the kill"),
+              "| no stray files:", expect(not stray, f"stray files {stray}"))
+    finally:
+        svc.stop()
+        shutil.rmtree(cache, ignore_errors=True)
+    # 2. the cache disk full: a 4 MB tmpfs (the compiled list is ~14 MB), filled, then freed
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        print("disk full: skipped (mounting a small tmpfs needs root)")
+        return
+    disk = Path(tempfile.mkdtemp(prefix="wordsolver-soak-disk-"))
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], capture_output=True).returncode:
+        print("disk full: skipped (mount -t tmpfs failed here)")
+        return
+    try:
+        filler = disk / "filler"
+        subprocess.run(["dd", "if=/dev/zero", f"of={filler}", "bs=64k"], capture_output=True)
+        svc = Service(env={"WORDSOLVER_CACHE_DIR": str(disk)}, wait=False)
+        try:
+            start = time.monotonic()
+            took = ready_after(svc, start, 60)
+            stray = sorted(p.name for p in disk.iterdir() if p.suffix in (".tmp", ".dawg"))
+            print(f"cache disk full: /readyz 200 after {took if took is not None else float('nan'):.1f} s "
+                  f"(compiled into memory); files left {stray or 'none'}  ({load_average()})")
+            print("  ready while full:", expect(took is not None, "never ready with the cache disk full"),
+                  "| no partial files:", expect(not stray, f"files left {stray}"))
+            filler.unlink()  # freed: the service stays ready; a restart then writes the cache
+            again = ready_after(svc, time.monotonic(), 10)
+            print("  still ready once freed:", expect(again is not None, "not ready after the disk was freed"))
+        finally:
+            svc.stop()
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)  # lazily: a child may still hold it
+        shutil.rmtree(disk, ignore_errors=True)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=20.0, help="per load run")
-    p.add_argument("--only", help="comma-separated: clients, mixed, kill, sigterm")
+    p.add_argument("--only", help="comma-separated: clients, mixed, kill, sigterm, probes, shed, recovery")
+    p.add_argument("--check", action="store_true", help="exit 1 when a threshold is missed")
+    p.add_argument("--ci", action="store_true", help="thresholds stretched by the load average per core (1-8x)")
+    p.add_argument("--probe", help=argparse.SUPPRESS)  # the prober's own process
+    p.add_argument("--every", type=float, default=0.05, help=argparse.SUPPRESS)
     args = p.parse_args()
-    runs = {"clients": scenario_clients, "mixed": scenario_mixed, "kill": scenario_kill, "sigterm": scenario_sigterm}
+    if args.probe:
+        print(json.dumps(probe_loop(args.probe, args.seconds, args.every)))
+        return 0
+    runs = {"clients": scenario_clients, "mixed": scenario_mixed, "kill": scenario_kill, "sigterm": scenario_sigterm,
+            "probes": scenario_probes, "shed": scenario_shed, "recovery": scenario_recovery}
+    if args.ci:
+        STRETCH[0] = min(8.0, max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1)))
+        print(f"thresholds stretched {STRETCH[0]:.2f}x ({load_average()}, {os.cpu_count()} cores)")
     for name in (args.only.split(",") if args.only else runs):
         print(f"== {name}", flush=True)
         runs[name](args.seconds)
-    return 0
+    if FAILED:
+        print("thresholds missed:", "; ".join(FAILED))
+    return 1 if args.check and FAILED else 0
 
 
 if __name__ == "__main__":

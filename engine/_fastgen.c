@@ -49,6 +49,26 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+/* The walk runs without the interpreter lock (other threads, the service's event loop among
+ * them, run meanwhile) where a monotonic C clock is at hand for the deadline. Inside it no
+ * Python object is touched: plays go to PyMem_Raw* buffers, and a failure (out of memory,
+ * past the deadline) is recorded in Gen.why and raised once the lock is held again. */
+#if defined(CLOCK_MONOTONIC) && !defined(FASTGEN_KEEP_GIL)
+#define FASTGEN_NOGIL 1
+static double c_monotonic(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+#else
+#define FASTGEN_NOGIL 0
+#endif
+#define WHY_PYERR 0   /* a Python exception is set */
+#define WHY_NOMEM 1   /* raise MemoryError */
+#define WHY_LATE 2    /* raise TimeoutError */
 
 #define SEP 27
 #define BLANK 64
@@ -176,9 +196,12 @@ typedef struct {
     Py_ssize_t nrecs, caprecs;
     Placed *pl;       /* their placements */
     Py_ssize_t npl, cappl;
-    int err;          /* a Python exception is set (the walk then unwinds at once) */
+    int err;          /* the walk unwinds at once; why: WHY_* (the exception to raise) */
+    int why;
     PyObject *clock;  /* time.monotonic, or NULL: with `deadline`, the search stops past it */
-    double deadline;
+    double deadline;  /* on clock's scale; without the lock, on c_monotonic's (cdeadline) */
+    double cdeadline;
+    int nogil;        /* the walk runs without the interpreter lock: use cdeadline */
     int ticks;
     /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
@@ -261,17 +284,17 @@ static void keep_play(Gen *g, int64_t key, int lidx, int total, int start, int e
             Py_ssize_t cp = g->cappl ? g->cappl * 2 : 2048;
             while (cp < g->npl + g->nplaced)
                 cp *= 2;
-            Rec *recs = PyMem_Realloc(g->recs, sizeof(Rec) * (size_t)cr);
+            Rec *recs = PyMem_RawRealloc(g->recs, sizeof(Rec) * (size_t)cr);
             if (!recs) {
-                PyErr_NoMemory();
+                g->why = WHY_NOMEM;
                 g->err = 1;
                 return;
             }
             g->recs = recs;
             g->caprecs = cr;
-            Placed *pl = PyMem_Realloc(g->pl, sizeof(Placed) * (size_t)cp);
+            Placed *pl = PyMem_RawRealloc(g->pl, sizeof(Placed) * (size_t)cp);
             if (!pl) {
-                PyErr_NoMemory();
+                g->why = WHY_NOMEM;
                 g->err = 1;
                 return;
             }
@@ -357,6 +380,15 @@ static int past_deadline(Gen *g, int every)
 {
     if (!g->clock || g->clock == Py_None || g->err || (++g->ticks & (every - 1)))
         return g->err;
+#if FASTGEN_NOGIL
+    if (g->nogil) {
+        if (c_monotonic() <= g->cdeadline)
+            return 0;
+        g->why = WHY_LATE;
+        g->err = 1;
+        return 1;
+    }
+#endif
     PyObject *now = PyObject_CallNoArgs(g->clock);
     if (!now) {
         g->err = 1;
@@ -1344,15 +1376,28 @@ static PyObject *generate(PyObject *self, PyObject *args)
     /* Many thousands of new tuples would trigger the cyclic collector again and again; they
      * cannot form cycles, so it is paused while they are built (no Python code runs here). */
     gc_was_enabled = PyGC_Disable();
+#if FASTGEN_NOGIL
+    /* the deadline moved onto the C clock: one reading of each now */
+    if (clock && clock != Py_None) {
+        PyObject *now = PyObject_CallNoArgs(clock);
+        double t = now ? PyFloat_AsDouble(now) : -1.0;
+        Py_XDECREF(now);
+        if (t == -1.0 && PyErr_Occurred())
+            g->err = 1;
+        g->cdeadline = deadline - t + c_monotonic();
+    }
+    g->nogil = 1;
+    PyThreadState *unlocked = PyEval_SaveThread();
+#endif
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
         /* the anchors of the views, best bound first: first by the cheap window bound; an
          * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
          * back unless it is still on top; its walk then tests the extents' bounds against
          * the N-th best score. Stop when the best bound left cannot reach it. */
-        tasks = PyMem_Malloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
+        tasks = PyMem_RawMalloc(sizeof(Task) * (size_t)(vw[0].nanchors + (nviews > 1 ? vw[1].nanchors : 0) + 1));
         if (!tasks) {
-            PyErr_NoMemory();
+            g->why = WHY_NOMEM;
             g->err = 1;
         }
         for (int k = 0; k < nviews && !g->err; k++) {
@@ -1406,6 +1451,14 @@ static PyObject *generate(PyObject *self, PyObject *args)
             }
         }
     }
+#if FASTGEN_NOGIL
+    PyEval_RestoreThread(unlocked);
+    g->nogil = 0;
+#endif
+    if (g->err && g->why == WHY_NOMEM)
+        PyErr_NoMemory();
+    else if (g->err && g->why == WHY_LATE)
+        PyErr_SetString(PyExc_TimeoutError, "the search ran past its deadline");
     if (!g->err) {
         int64_t floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
         order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
@@ -1473,11 +1526,11 @@ done:
     }
     if (g) {
         PyMem_Free(g->heap);
-        PyMem_Free(g->recs);
-        PyMem_Free(g->pl);
+        PyMem_RawFree(g->recs);
+        PyMem_RawFree(g->pl);
         PyMem_Free(g);
     }
-    PyMem_Free(tasks);
+    PyMem_RawFree(tasks);
     PyMem_Free(order);
     PyMem_Free(vbuf);
     Py_XDECREF(plays);
@@ -1674,7 +1727,9 @@ static void up_dfs(Up *u, int c, int start, int64_t s, int ntiles, int hsum, int
 }
 
 /* upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule,
- *         dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them. */
+ *         dmask, dfirst, dchild, droot[, clock, deadline]) -> plays, as engine.upwords.generate
+ * emits them. With clock (time.monotonic) and deadline, TimeoutError once it has passed,
+ * checked before each start square's walk. */
 static PyObject *upwords(PyObject *self, PyObject *args)
 {
     int n, rack_size, bonus, max_h, qu_bonus, plural_rule;
@@ -1686,11 +1741,15 @@ static PyObject *upwords(PyObject *self, PyObject *args)
     UpCross *cross = NULL;
     Up *u = NULL;
     Dawg d;
+    PyObject *clock = NULL;
+    double deadline = 0.0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I:upwords", &n, &cells, &heights, &starts, &rack,
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*iiiipy*y*y*I|Od:upwords", &n, &cells, &heights, &starts, &rack,
                           &rack_size, &bonus, &max_h, &qu_bonus, &plural_rule, &dmask, &dfirst, &dchild,
-                          &droot))
+                          &droot, &clock, &deadline))
         return NULL;
+    if (clock == Py_None)
+        clock = NULL;
     if (n < 1 || n > MAX_N) {
         PyErr_Format(PyExc_ValueError, "board size %d out of range 1..%d", n, MAX_N);
         goto done;
@@ -1843,6 +1902,20 @@ static PyObject *upwords(PyObject *self, PyObject *args)
             for (int start = 0; start < n && !u->err; start++) {
                 if (start > 0 && vc[base + start - 1])
                     continue; /* a word cannot start right after a tile */
+                if (clock) {
+                    PyObject *now = PyObject_CallNoArgs(clock);
+                    double t = now ? PyFloat_AsDouble(now) : -1.0;
+                    Py_XDECREF(now);
+                    if (t == -1.0 && PyErr_Occurred()) {
+                        u->err = 1;
+                        break;
+                    }
+                    if (t > deadline) {
+                        PyErr_SetString(PyExc_TimeoutError, "the search ran past its deadline");
+                        u->err = 1;
+                        break;
+                    }
+                }
                 up_dfs(u, start, start, droot, 0, 0, 1, 0, 0, 0);
             }
         }

@@ -16,12 +16,17 @@ it when the other player has no end line (NASPA tournaments and Macondo give the
 out twice the opponent's rack; box rules subtract it from the opponent instead: the same
 spread).
 
-Cost: the searches share one deadline (``time.monotonic()``). When it passes, the remaining
-turns are still re-scored and checked but not ranked, and say so (``cut_short``).
+Cost: the searches share one deadline (``time.monotonic()``), and so does everything else: the
+ranking stops early enough for the turns left to be re-scored and checked (not ranked, and
+they say so: ``cut_short``) and the answer written within it. What a turn costs besides its
+search is measured as the game is graded (the mean so far, five times over: the turn itself
+and the answer, whose models cost about three turns' worth each), so a long record stops ranking earlier (issue 21: a maximal record ran 11.4-12.1 s
+against a 10 s budget).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
 
 from . import search
@@ -141,8 +146,11 @@ def grade(
     out_of_time = False
     end_players = {t.player for t in game.turns if t.kind == END and t.rack}
     turn_no = 0
+    tail, tails = 0.0, 0.0  # what a turn took besides its search: the mean so far, and the sum (seconds)
+    turns_left = sum(t.uses_turn for t in game.turns)
     for k, turn in enumerate(game.turns):
         entry: Entry | None = imported.entries[k] if k < len(imported.entries) else None
+        began, searched = time.monotonic(), 0.0
         if not turn.uses_turn:
             if turn.kind == END:
                 others = any(p in end_players for p in range(rules.players) if p != turn.player)
@@ -153,6 +161,7 @@ def grade(
                 rescored_turn.append(turn.score)
             continue
         turn_no += 1
+        turns_left -= 1
         pos = Position(rs, list(cells), tile_counts(turn.rack), list(heights) if heights is not None else None, plural_rule)
         score: int | None = 0
         valid: bool | None = None
@@ -184,9 +193,14 @@ def grade(
         tops: tuple[BestPlay, ...] = ()
         points_left: int | None = None
         short = False
+        # what the turns after this one and the answer will take, at the pace seen so far
+        reserve = 5 * tail * (turns_left + 1)
+        if turn.rack and not out_of_time and deadline is not None and time.monotonic() + reserve > deadline:
+            out_of_time = True
         if turn.rack and not out_of_time:
+            start = time.monotonic()
             try:
-                raws = search.every_play(pos, lex, True, deadline)
+                raws = search.every_play(pos, lex, True, None if deadline is None else deadline - reserve)
                 total = len(raws)
                 moves = top_moves(pos, raws, best)
                 tops = tuple(BestPlay(f"{position_text(m)} {gcg_word(rs, cells, m)}", m.score) for m in moves)
@@ -198,6 +212,7 @@ def grade(
                     rank = place_among(pos, raws, target)
             except TimeBudgetExceeded:
                 out_of_time = True
+            searched = time.monotonic() - start
         if turn.rack and out_of_time:
             short = True
             cut += 1
@@ -220,6 +235,8 @@ def grade(
                 cells[i] = code
                 if heights is not None:
                     heights[i] += 1
+        tails += time.monotonic() - began - searched
+        tail = tails / turn_no
     return _totals(imported, lex, grades, rescored_turn, phony, left_total, cut, notes)
 
 

@@ -34,6 +34,8 @@ from .errors import CGPError
 from .game import canonical
 
 MAX_SIDE = 32  # no game is larger; bounds what a CGP may ask to allocate
+MAX_POINTS = 1_000_000  # scores beyond this either way are refused (no game comes near it)
+MAX_ZEROS = 100  # consecutive scoreless turns (a game ends after six)
 NUMERIC_OPS = ("bb", "etl", "mcnz", "ti", "to")
 ALIASES = {"mncz": "mcnz"}
 
@@ -71,8 +73,8 @@ def _board(text: str, offset: int) -> tuple[str, ...]:
         while k < len(row):
             ch = row[k]
             at = offset + k + 1
-            if ch.isdigit():
-                m = re.match(r"\d+", row[k:])
+            if "0" <= ch <= "9":
+                m = re.match(r"[0-9]{1,3}", row[k:])
                 assert m
                 run = int(m.group())
                 if run == 0:
@@ -131,13 +133,17 @@ def parse_cgp(text: str, players: int = 2) -> CGP:
         if not re.fullmatch(r"-?\d+", part):
             bad = next((c for c in part if not (c.isdigit() or c == "-")), part[:1] or "/")
             raise _fail("scores", at + 1, f"score {part!r} is not a whole number", bad)
+        if len(part.lstrip("-")) > 7 or abs(int(part)) > MAX_POINTS:
+            raise _fail("scores", at + 1, f"score {part[:20]!r} is out of range (at most {MAX_POINTS:,} either way)")
         scores.append(int(part))
         at += len(part) + 1
     if len(scores) != players:
         raise _fail("scores", scores_at + 1, f"{len(scores)} scores for {players} players")
-    if not zeros_t.isdigit():
-        bad = next(c for c in zeros_t if not c.isdigit())
+    if not (zeros_t.isascii() and zeros_t.isdigit()):
+        bad = next(c for c in zeros_t if not ("0" <= c <= "9"))
         raise _fail("zeros", zeros_at + 1 + zeros_t.index(bad), f"consecutive zero turns {zeros_t!r} is not a number", bad)
+    if len(zeros_t) > 3 or int(zeros_t) > MAX_ZEROS:
+        raise _fail("zeros", zeros_at + 1, f"consecutive zero turns {zeros_t[:20]!r} is out of range (0 to {MAX_ZEROS})")
     ops: list[tuple[str, str]] = []
     rest = line[pos:]
     if rest.strip():

@@ -48,7 +48,7 @@ from .game import (
     tiles_text,
 )
 from .lexicon import Lexicon, from_words
-from .notation import parse_square, square_text
+from .notation import parse_square, square_name, square_text
 from .plays import Move, Position
 from .rules import Ruleset
 from .solver import check_play
@@ -102,9 +102,22 @@ def _error(lineno: int, line: str, message: str) -> GameRecordError:
     return GameRecordError(f"line {lineno}: {message}: {line.strip()[:120]!r}", line=lineno, text=line.strip()[:200])
 
 
+MAX_POINTS = 1_000_000  # a score or cumulative score beyond this is refused (no game comes near it)
+
+
 def _number(tok: str, lineno: int, line: str, what: str) -> int:
     if not SCORE.match(tok) and not re.match(r"^\d+$", tok):
         raise _error(lineno, line, f"{what} {tok!r} is not a number")
+    return _points(tok, lineno, line, what)
+
+
+def _points(tok: str, lineno: int, line: str, what: str) -> int:
+    """A score within +-MAX_POINTS (checked on the digits first: a 5,000-digit number is not
+    even converted)."""
+    digits = tok.lstrip("+-")
+    if len(digits) > 7 or abs(int(tok)) > MAX_POINTS:
+        raise _error(lineno, line, f"{what} {tok[:20]!r}{'...' if len(tok) > 20 else ''} is out of range "
+                                   f"(at most {MAX_POINTS:,} points either way)")
     return int(tok)
 
 
@@ -122,8 +135,8 @@ def parse_gcg(text: str, players: int = 2) -> Record:
             key, _, value = stripped[1:].partition(" ")
             value = value.strip()
             in_note = key == "note"
-            m = re.fullmatch(r"player(\d+)", key)
-            r = re.fullmatch(r"rack(\d+)", key)
+            m = re.fullmatch(r"player(\d{1,3})", key)
+            r = re.fullmatch(r"rack(\d{1,3})", key)
             for found in (m, r):
                 if found and not 1 <= int(found.group(1)) <= players:
                     raise _error(lineno, line, f"#{key}: players are numbered 1 to {players}")
@@ -183,7 +196,7 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
     score_tok = toks[-2]
     if not SCORE.match(score_tok):
         raise _error(lineno, line, f"the turn's score {score_tok!r} must be signed (+32, -10)")
-    score = int(score_tok)
+    score = _points(score_tok, lineno, line, "the turn's score")
     body = toks[:-2]
 
     def entry(kind: str, rack: str | None, tiles: str = "", count: int = 0, position: str = "", word: str = "") -> Entry:
@@ -218,7 +231,9 @@ def _move_line(rec: Record, lineno: int, line: str, players: int) -> Entry:
             return entry(WITHDRAWN, rack)
         if arg == "":
             return entry(PASS, rack)
-        if arg.isdigit():
+        if arg.isascii() and arg.isdigit():
+            if len(arg) > 3:
+                raise _error(lineno, line, f"an exchange of {arg[:20]!r} tiles is out of range")
             return entry(EXCHANGE, rack, count=int(arg))
         return entry(EXCHANGE, rack, tiles=rack_of(arg), count=len(arg))
     if len(body) == 2:
@@ -264,13 +279,13 @@ def word_placements(
         i = r * n + c
         if ch == ".":
             if not cells[i]:
-                raise GameRecordError(f"'.' at {r + 1},{c + 1} but the square is empty", row=r + 1, col=c + 1)
+                raise GameRecordError(f"'.' at {square_name(r + 1, c + 1)} but the square is empty", row=r + 1, col=c + 1)
             continue
         code = ord(ch.upper()) - 64
         if cells[i] and cells[i] & LETTER_MASK == code:
             continue
         if cells[i] and not rules.stacking:
-            raise GameRecordError(f"square {r + 1},{c + 1} holds another tile", row=r + 1, col=c + 1)
+            raise GameRecordError(f"square {square_name(r + 1, c + 1)} holds another tile", row=r + 1, col=c + 1)
         if ch.islower() and not rules.stacking:
             code |= BLANK
         out.append((i, code))

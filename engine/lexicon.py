@@ -260,7 +260,8 @@ class DamagedFileError(ValueError):
     """A compiled file that is truncated, of another format, or fails its checksum."""
 
 
-def save(lex: Lexicon, path: Path) -> None:
+def dumps(lex: Lexicon) -> bytes:
+    """The compiled file's bytes (format above, checksum last)."""
     arrays = [array("I", [lex.word_count])]
     for auto in (lex.dawg, lex.gaddag):
         arrays += [array("I", [auto.root, len(auto.mask), len(auto.child)]),
@@ -270,16 +271,37 @@ def save(lex: Lexicon, path: Path) -> None:
         for a in arrays:
             a.byteswap()
     body = MAGIC + b"".join(a.tobytes() for a in arrays)
+    return body + hashlib.sha256(body).digest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """``data`` to ``path`` through a temporary file renamed into place (concurrent workers
+    never read half a file); on any failure (a full or read-only disk) the temporary file is
+    removed, so no partial file is left behind."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(body)
-        f.write(hashlib.sha256(body).digest())
-    os.replace(tmp, path)  # atomic: concurrent workers never read half a file
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+def save(lex: Lexicon, path: Path) -> None:
+    write_atomic(path, dumps(lex))
 
 
 def load(path: Path, name: str, digest: str) -> Lexicon:
     """Read a compiled file; :class:`DamagedFileError` unless every byte checks out."""
-    data = path.read_bytes()
+    return loads(path.read_bytes(), name, digest, str(path))
+
+
+def loads(data: bytes, name: str, digest: str, path: str = "the compiled lexicon") -> Lexicon:
+    """A compiled file's bytes as a lexicon; :class:`DamagedFileError` unless every byte checks out."""
     if len(data) < len(MAGIC) + 4 + 32 or data[: len(MAGIC)] != MAGIC:
         raise DamagedFileError(f"{path} is not a compiled lexicon of format {FORMAT_VERSION}")
     body, checksum = memoryview(data)[:-32], data[-32:]
@@ -342,6 +364,8 @@ def decode_words(content: bytes, source: str = "the word list") -> list[str]:
 def words_of(content: bytes, source: str, max_words: int = MAX_WORDS) -> list[str]:
     """The normalised words of a word file's bytes, refused above ``max_words``."""
     words = normalise(decode_words(content, source))
+    if not words:  # an empty list would silently answer every request with no plays
+        raise WordFileError(f"{source} has no words (one word of 2-15 letters A-Z per line)", file=source, line=1)
     if len(words) > max_words:
         raise too_many_words(source, len(words), max_words)
     return words
@@ -383,11 +407,17 @@ def cached_word_count(cached: Path) -> int | None:
 
 
 def compile_file(path: Path, cached: Path, max_words: int = MAX_WORDS) -> int:
-    """Compile a word file into ``cached`` (what the child process runs); the word count."""
+    """Compile a word file into ``cached``; the word count."""
     content = read_word_bytes(path)
     words = words_of(content, path.name, max_words)
     save(compile_words(words, "", digest_bytes(content)), cached)
     return len(words)
+
+
+def compile_bytes(path: Path, max_words: int = MAX_WORDS) -> bytes:
+    """Compile a word file into the compiled file's bytes (what the child process runs)."""
+    content = read_word_bytes(path)
+    return dumps(compile_words(words_of(content, path.name, max_words), "", digest_bytes(content)))
 
 
 @dataclass(frozen=True)
@@ -404,8 +434,10 @@ DEFAULT_LIMITS: CompileLimits = CompileLimits()
 
 
 def _child_main(argv: list[str]) -> int:
-    """The child's entry point, argv ``WORDS CACHED MAX_WORDS MEMORY_MB``: compile, or print
-    the error as JSON (exit status 3)."""
+    """The child's entry point, argv ``WORDS - MAX_WORDS MEMORY_MB``: compile and write the
+    compiled file's bytes to standard output (the parent keeps them in memory and caches them
+    if it can: a full or read-only cache disk still gets its lexicon), or print the error as
+    JSON (exit status 3)."""
     path, memory_mb = Path(argv[0]), int(argv[3])
     try:
         if memory_mb:
@@ -414,7 +446,7 @@ def _child_main(argv: list[str]) -> int:
             limit = memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         try:
-            compile_file(path, Path(argv[1]), int(argv[2]))
+            data = compile_bytes(path, int(argv[2]))
         except MemoryError:
             raise LexiconTooLargeError(
                 f"{path.name} needs more than {memory_mb} MB to compile (setting WORDSOLVER_MAX_COMPILE_MB)",
@@ -423,6 +455,8 @@ def _child_main(argv: list[str]) -> int:
     except EngineError as exc:
         print(json.dumps({"type": type(exc).__name__, "message": exc.message, "details": exc.details}))
         return 3
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
     return 0
 
 
@@ -463,7 +497,8 @@ def _try_load(cached: Path, name: str, digest: str) -> Lexicon | None:
         return None
 
 
-def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
+def _compile_in_child(path: Path, limits: CompileLimits) -> bytes:
+    """The compiled file's bytes, from a child process (its memory goes back to the system)."""
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
@@ -472,7 +507,7 @@ def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", "import signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
          "from engine.lexicon import _child_main as m; sys.exit(m(sys.argv[1:]))",
-         str(path), str(cached), str(limits.max_words), str(limits.memory_mb)],
+         str(path), "-", str(limits.max_words), str(limits.memory_mb)],
         env=env, stdout=subprocess.PIPE,
     )
     start = time.monotonic()
@@ -498,6 +533,7 @@ def _compile_in_child(path: Path, cached: Path, limits: CompileLimits) -> None:
         raise _ERRORS.get(err["type"], WordFileError)(err["message"], **err["details"])
     if done.returncode != 0:
         raise OSError(f"compiling {path.name} failed (exit status {done.returncode})")
+    return bytes(done.stdout)
 
 
 def load_word_file(
@@ -540,9 +576,8 @@ def load_word_file(
                         if "limit_seconds" not in exc.details:  # a slow machine may do better next time
                             _record_refusal(refused, limits, exc)
                         raise
-        else:
-            with tempfile.TemporaryDirectory(prefix="wordsolver-") as tmp:
-                lex = _compile_and_load(path, Path(tmp) / cached.name, name, digest, limits, on_compiled)
+        else:  # a read-only cache: compiled into memory, every start again
+            lex = _compile_and_load(path, None, name, digest, limits, on_compiled)
     if lex.word_count > limits.max_words:  # compiled under a higher limit
         raise too_many_words(path.name, lex.word_count, limits.max_words)
     return lex
@@ -552,10 +587,8 @@ def _record_refusal(refused: Path, limits: CompileLimits, exc: EngineError) -> N
     """Remember why a list was refused, so other workers do not compile it again to learn it."""
     record = {"limits": [limits.max_words, limits.seconds, limits.memory_mb],
               "type": type(exc).__name__, "message": exc.message, "details": exc.details}
-    tmp = refused.with_suffix(f".{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps(record))
-        os.replace(tmp, refused)
+        write_atomic(refused, json.dumps(record).encode())
     except OSError:
         pass
 
@@ -570,15 +603,24 @@ def _raise_refusal(refused: Path, limits: CompileLimits) -> None:
         raise _ERRORS.get(record["type"], WordFileError)(record["message"], **record["details"])
 
 
-def _compile_and_load(path: Path, cached: Path, name: str, digest: str, limits: CompileLimits,
+def _compile_and_load(path: Path, cached: Path | None, name: str, digest: str, limits: CompileLimits,
                       on_compiled: Callable[[str], None] | None = None) -> Lexicon:
+    """Compile in a child process, load the result from memory, then write it to ``cached``
+    if that is possible: a cache that is full or read-only costs a compile at every start (a
+    warning says so), never the lexicon, and leaves no partial file."""
     log.info("compiling lexicon %r from %s", name, path.name)
     start = time.monotonic()
     result = "failed"
     try:
-        _compile_in_child(path, cached, limits)
-        lex = load(cached, name, digest)
+        data = _compile_in_child(path, limits)
+        lex = loads(data, name, digest, f"the compiled {path.name}")
         result = "ok"
+        if cached is not None:
+            try:
+                write_atomic(cached, data)
+            except OSError as exc:
+                log.warning("could not write the compiled lexicon %r to the cache (%s): it is kept in memory, "
+                            "and compiled again at the next start", name, exc)
     except EngineError:
         result = "refused"
         raise

@@ -9,9 +9,10 @@ again (the old version answers until the new one is ready).
 Two ways to ask for a lexicon:
 
 - :meth:`LexiconStore.get` waits for it (the CLI, the engine's own ``default_lexicon``);
-- :meth:`LexiconStore.get_ready` (the service) returns it when it is loaded or loads from the
-  cache in a moment, and otherwise starts the compile in a background thread and raises
-  :class:`~engine.errors.LexiconNotReadyError`, so no request ever waits for a compile.
+- :meth:`LexiconStore.get_ready` (the service) returns it when it is loaded, loads from the
+  cache in a moment, or is a small list (at most ``INLINE_COMPILE_WORDS`` lines) that compiles
+  in a moment; otherwise it starts the compile in a background thread and raises
+  :class:`~engine.errors.LexiconNotReadyError`, so no request waits for a long compile.
 """
 
 from __future__ import annotations
@@ -42,8 +43,14 @@ DEFAULT_NAME = "word-list"
 PROVENANCE = {
     DEFAULT_NAME: "npm package word-list 4.1.0 (MIT), entries matching ^[a-z]{2,15}$; see lexicons/README.md",
 }
-CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile
-RETRY_FAILED = 30  # seconds before a load that failed for a passing reason is tried again
+CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compile, or a small list's compile
+# An own list of at most this many lines compiles while its first request waits (well under a
+# second with the compiled builder, a few seconds in pure Python; docs/word-lists.md); larger
+# lists compile in the background and their requests get 503 not_ready with Retry-After meanwhile.
+INLINE_COMPILE_WORDS = 20_000
+_INLINE_MAX_BYTES = INLINE_COMPILE_WORDS * 64  # a larger file is not read to count its lines
+RETRY_FAILED = 30  # seconds before a compile that ran out of time is tried again
+RETRY_FIRST, RETRY_MAX = 0.5, 4.0  # backoff before a load that failed otherwise (a killed child) is tried again
 log = logging.getLogger("wordsolver.lexicon")
 
 FileKey = tuple[int, int]  # (mtime_ns, size): a changed file is loaded again
@@ -68,6 +75,7 @@ class _Entry:
     loading: bool = False
     compiling: bool = False  # the load in progress had to compile (or wait for a compile)
     started: float = 0.0
+    failures: int = 0  # failures in a row that may pass (the backoff grows with them)
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -88,7 +96,9 @@ class LexiconStore:
         self.files: dict[str, Path] = {}
         self._entries: dict[str, _Entry] = {}
         self._digests: dict[Path, tuple[FileKey | None, str]] = {}  # word file -> cache key
+        self._small: dict[Path, tuple[FileKey | None, bool]] = {}  # word file -> compiles inline
         self._lock = threading.Condition()
+        self._keep: set[str] = set()  # names tried again by themselves after a failure that may pass
         self.rescan()
 
     # ------------------------------------------------------------------------- names
@@ -161,9 +171,14 @@ class LexiconStore:
 
     # ------------------------------------------------------------------------- loading
 
-    def start(self, name: str) -> _Entry:
+    def start(self, name: str, keep: bool = False) -> _Entry:
         """Start loading ``name`` in a background thread unless it is loaded and current, or
-        loading; returns its entry. Unknown names raise UnknownLexiconError."""
+        loading; returns its entry. Unknown names raise UnknownLexiconError. With ``keep`` (the
+        service's default list, which readiness waits for), a load that fails for a reason that
+        may pass (the compiling child killed, a compile out of time) is tried again by itself,
+        with a backoff of 0.5 s doubling to 4 s, without waiting for a request to ask for it."""
+        if keep:
+            self._keep.add(name)
         path = self.path(name)
         key = _file_key(path)
         with self._lock:
@@ -195,9 +210,10 @@ class LexiconStore:
             if "limit_seconds" in exc.details:  # a busy machine may do better later
                 retry_at = time.monotonic() + RETRY_FAILED
         except (OSError, ValueError, MemoryError) as exc:  # e.g. the compiling child was killed
+            delay = min(RETRY_MAX, RETRY_FIRST * 2 ** min(entry.failures, 16))
             error = LexiconNotReadyError(f"lexicon {name!r} could not be loaded ({exc}); trying again in "
-                                         f"{RETRY_FAILED} s", retry_after=RETRY_FAILED, lexicon=name)
-            retry_at = time.monotonic() + RETRY_FAILED
+                                         f"{delay:g} s", retry_after=math.ceil(delay), lexicon=name)
+            retry_at = time.monotonic() + delay
         if error is not None:
             error.details.setdefault("lexicon", name)
             log.error("lexicon %r not loaded: %s", name, error.message)
@@ -207,20 +223,52 @@ class LexiconStore:
         with self._lock:
             entry.key = key
             if lex is not None:
-                entry.lex, entry.error = lex, None
+                entry.lex, entry.error, entry.failures = lex, None, 0
             else:
                 entry.error, entry.retry_at = error, retry_at  # a previous version, if any, keeps answering
+                entry.failures += 1
             entry.loading = entry.compiling = False
             entry.done.set()
             self._lock.notify_all()
+        if lex is None and name in self._keep and retry_at < math.inf:
+            timer = threading.Timer(max(0.0, retry_at - time.monotonic()) + 0.01, self._retry, (name,))
+            timer.daemon = True
+            timer.start()
+
+    def _retry(self, name: str) -> None:
+        try:
+            self.start(name)
+        except EngineError:  # the name is gone (a user list removed): nothing to retry
+            pass
+
+    def compiles_inline(self, name: str) -> bool:
+        """Whether ``name``'s word file is small enough (at most INLINE_COMPILE_WORDS lines, and
+        not gzip-compressed) for its first request to wait for its compile."""
+        path = self.path(name)
+        key = _file_key(path)
+        known = self._small.get(path)
+        if known is not None and known[0] == key:
+            return known[1]
+        small = False
+        if key is not None and key[1] <= _INLINE_MAX_BYTES and path.suffix != ".gz":
+            try:
+                data = path.read_bytes()
+                small = data.count(b"\n") + (not data.endswith(b"\n")) <= INLINE_COMPILE_WORDS
+            except OSError:
+                small = False
+        self._small[path] = (key, small)
+        return small
 
     def get_ready(self, name: str | None = None) -> Lexicon:
-        """The lexicon if it is loaded, or loads from the cache within a moment; otherwise start
-        loading it and raise LexiconNotReadyError (503 with Retry-After in the service)."""
+        """The lexicon if it is loaded, loads from the cache within a moment, or is a small list
+        whose compile finishes within a moment (``compiles_inline``); otherwise start loading it
+        and raise LexiconNotReadyError (503 with Retry-After in the service). Either wait is
+        bounded by CACHE_LOAD_WAIT seconds."""
         key = name or DEFAULT_NAME
         entry = self.start(key)
+        inline = self.compiles_inline(key)
         with self._lock:
-            self._lock.wait_for(lambda: not entry.loading or entry.compiling or entry.lex is not None,
+            self._lock.wait_for(lambda: not entry.loading or (entry.compiling and not inline) or entry.lex is not None,
                                 timeout=CACHE_LOAD_WAIT)
             if entry.lex is not None:
                 return entry.lex  # (while a changed file compiles, the old version answers)

@@ -34,6 +34,13 @@ def square_text(row: int, col: int, direction: str) -> str:
     return f"{row}{letter}" if direction == "across" else f"{letter}{row}"
 
 
+def square_name(row: int, col: int) -> str:
+    """One square in messages, in the notation's terms: row number, then column letter (``8H``).
+    A square alone has no direction, and ``8H`` and ``H8`` name the same square; messages use
+    this form (and :func:`square_text` where a word's direction is known), never ``8,8``."""
+    return f"{row}{chr(64 + col)}"
+
+
 @dataclass(frozen=True)
 class Notation:
     row: int

@@ -14,6 +14,7 @@ from . import search, upwords
 from .board import BLANK, LETTER_MASK
 from .errors import IllegalPlayError
 from .lexicon import Lexicon
+from .notation import square_name, square_text
 from .plays import Found, Move, MoveFilter, Position, Query, RawPlay, Tile, materialise, raw_squares, top_moves
 from .rules import LETTERS, Ruleset
 from .scoring import Breakdown, score_play, tile_text, word_runs, word_text
@@ -85,30 +86,30 @@ def placements_from_word(
         r, c = row + dr * k, col + dc * k
         if not (1 <= r <= n and 1 <= c <= n):
             raise IllegalPlayError(
-                f"{word!r} from {row},{col} {direction} runs off the {n}x{n} board at {r},{c}",
+                f"{word!r} from {square_text(row, col, direction)} {direction} runs off the {n}x{n} board at {square_name(r, c)}",
                 row=r, col=c,
             )
         i = (r - 1) * n + c - 1
         held = cells[i]
         if ch == ".":
             if not held:
-                raise IllegalPlayError(f"'.' at {r},{c} stands for a tile on the board, but the square is empty", row=r, col=c)
+                raise IllegalPlayError(f"'.' at {square_name(r, c)} stands for a tile on the board, but the square is empty", row=r, col=c)
             continue
         if not ch.isascii() or not ch.isalpha():
-            raise IllegalPlayError(f"unexpected character {ch!r} at {r},{c}", row=r, col=c, letter=ch)
+            raise IllegalPlayError(f"unexpected character {ch!r} at {square_name(r, c)}", row=r, col=c, letter=ch)
         code = ord(ch.upper()) - 64
         if held and rules.stacking and held & LETTER_MASK == code:
             continue  # the stack is kept as it is
         if held and not rules.stacking:
             if held & LETTER_MASK != code:
                 raise IllegalPlayError(
-                    f"square {r},{c} already holds {tile_text(rules, held)}, not {ch}",
+                    f"square {square_name(r, c)} already holds {tile_text(rules, held)}, not {ch}",
                     row=r, col=c, letter=ch, held=tile_text(rules, held),
                 )
             continue
         if ch.islower():
             if rules.stacking:
-                raise IllegalPlayError(f"{rules.name} has no blanks (lowercase {ch!r} at {r},{c})", row=r, col=c, letter=ch)
+                raise IllegalPlayError(f"{rules.name} has no blanks (lowercase {ch!r} at {square_name(r, c)})", row=r, col=c, letter=ch)
             code |= BLANK
         out.append((i, code))
     return out
@@ -119,7 +120,7 @@ def check_geometry(rules: Ruleset, cells: list[int], placements: list[tuple[int,
     n = rules.size
 
     def rc(i: int) -> str:
-        return f"{i // n + 1},{i % n + 1}"
+        return square_name(i // n + 1, i % n + 1)
 
     if not placements:
         raise IllegalPlayError("the play places no new tile")
@@ -174,7 +175,7 @@ def check_rack(rules: Ruleset, rack: list[int], placements: list[tuple[int, int]
         if left[need] <= 0:
             what = "blank" if need == 0 else LETTERS[need - 1]
             raise IllegalPlayError(
-                f"the rack has no {what} left for the tile at {i // n + 1},{i % n + 1}",
+                f"the rack has no {what} left for the tile at {square_name(i // n + 1, i % n + 1)}",
                 row=i // n + 1, col=i % n + 1, letter="?" if need == 0 else what,
             )
         left[need] -= 1
@@ -204,7 +205,7 @@ def check_play(
     if len(main) < 2 and not crosses:
         i = placements[0][0]
         raise IllegalPlayError(
-            f"the tile at {i // n + 1},{i % n + 1} forms no word of two or more letters",
+            f"the tile at {square_name(i // n + 1, i % n + 1)} forms no word of two or more letters",
             row=i // n + 1, col=i % n + 1,
         )
     word_squares = [main] + crosses if len(main) >= 2 else crosses

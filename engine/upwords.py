@@ -26,6 +26,7 @@ from .board import LETTER_MASK
 from .errors import IllegalPlayError
 from .lexicon import Lexicon
 from .movegen import vertical_run
+from .notation import square_name
 from .rules import Ruleset
 
 Q, U, S = 17, 21, 19
@@ -242,7 +243,7 @@ def check_stacking(rules: Ruleset, cells: list[int], heights: list[int],
 
     seen: set[int] = set()
     for i, code in placements:
-        rc = f"{i // n + 1},{i % n + 1}"
+        rc = square_name(i // n + 1, i % n + 1)
         if i in seen:
             raise IllegalPlayError(f"one new tile per stack per turn: two tiles on {rc}", rule="one_tile_per_stack", **where(i))
         seen.add(i)
@@ -269,13 +270,13 @@ def check_stacking(rules: Ruleset, cells: list[int], heights: list[int],
                 run.append(j)
             if len(run) >= 2 and all(j in seen for j in run):
                 raise IllegalPlayError(
-                    f"a play may not cover every letter of an existing word (the word at {i // n + 1},{i % n + 1})",
+                    f"a play may not cover every letter of an existing word (the word at {square_name(i // n + 1, i % n + 1)})",
                     rule="covers_whole_word", **where(i))
     if plural_rule and len(placements) == 1:
         i, code = placements[0]
         if code == S and not cells[i] and only_pluralises(n, cells, i):
             raise IllegalPlayError(
-                f"plural rule: the S at {i // n + 1},{i % n + 1} only pluralises a word; it must also form another word",
+                f"plural rule: the S at {square_name(i // n + 1, i % n + 1)} only pluralises a word; it must also form another word",
                 rule="plural_s", **where(i))
 
 

@@ -17,6 +17,7 @@ from functools import cache
 
 from .board import LETTER_MASK
 from .lexicon import Lexicon
+from .notation import square_name, square_text
 from .rules import Ruleset
 from .scoring import word_text
 
@@ -95,7 +96,7 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
         starts = set(rules.start)
         keep = [g for g in groups if starts & set(g)]
         if not keep:
-            names = " or ".join(f"{r},{c}" for r, c in map(rc, rules.start))
+            names = " or ".join(square_name(r, c) for r, c in map(rc, rules.start))
             out.append(Finding("empty_start", f"no tile on the start square {names}; a game's first play covers it",
                                tuple(map(rc, rules.start))))
             keep = [max(groups, key=len)]
@@ -104,7 +105,7 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
             squares = tuple(map(rc, sorted(stray)))
             out.append(Finding(
                 "disconnected_tiles",
-                f"{len(stray)} tile(s) not connected to the rest of the board, from {squares[0][0]},{squares[0][1]}",
+                f"{len(stray)} tile(s) not connected to the rest of the board, from {square_name(*squares[0])}",
                 squares,
             ))
     if lex is not None:
@@ -115,6 +116,6 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
             word = word_text(rules, cells, run).upper()
             if word not in lex:
                 first = rc(run[0])
-                out.append(Finding("unknown_word", f"{word} at {first[0]},{first[1]} is not in lexicon {lex.name}",
+                out.append(Finding("unknown_word", f"{word} at {square_text(*first, 'down' if len(run) > 1 and run[1] - run[0] > 1 else 'across')} is not in lexicon {lex.name}",
                                    tuple(map(rc, run)), word))
     return out

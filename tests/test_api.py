@@ -214,7 +214,7 @@ def test_filter_no_blanks(client: TestClient) -> None:
 def test_filter_square_off_the_board_is_422(client: TestClient) -> None:
     r = client.post("/v1/games/crossplay/moves", json={"rack": "QUIXOTE", "filters": {"square": [16, 1]}})
     err = error(r, 422, "invalid_filter")
-    assert "16,1" in err["message"] and err["details"]["row"] == 16
+    assert "[16, 1] (square 16A)" in err["message"] and err["details"]["row"] == 16
 
 
 def test_filter_contains_must_be_letters(client: TestClient) -> None:
@@ -455,7 +455,7 @@ def test_score_phony_is_scored_and_marked_invalid(client: TestClient) -> None:
     ("play", "rack", "fragment", "where"),
     [
         ({"row": 8, "col": 12, "direction": "across", "word": "QUIXOTE"}, None, "runs off the 15x15 board", (8, 16)),
-        ({"row": 1, "col": 1, "direction": "across", "word": "QI"}, None, "must cover the start square 8,8", None),
+        ({"row": 1, "col": 1, "direction": "across", "word": "QI"}, None, "must cover the start square 8H", None),
         ({"row": 8, "col": 8, "direction": "across", "word": "Q"}, None, "at least two letters", None),
         ({"row": 8, "col": 8, "direction": "down", "word": "Q.I"}, None, "stands for a tile on the board", (9, 8)),
         ({"row": 8, "col": 6, "direction": "across", "word": "QUIXOTE"}, "QUIXOT", "the rack has no E", (8, 12)),
@@ -644,37 +644,45 @@ def test_slow_endpoints_run_in_the_threadpool() -> None:
         assert not inspect.iscoroutinefunction(fn), fn.__name__
 
 
-def test_cheap_solves_run_on_the_event_loop_and_the_rest_in_the_threadpool(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Best plays and scoring (app.deps.solve): a cheap request with the compiled core and a
-    loaded lexicon is answered on the event loop; expensive ones, the pure-Python engine and a
-    lexicon not loaded yet go through the threadpool."""
+def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Best plays and scoring (app.deps.solve, app.limits): every search runs in a lane's
+    threads, the cheap lane or the expensive one by what it will do (a one-blank /score ranks
+    every legal play: cheap, not instant; issue 21). With WORDSOLVER_INLINE_SOLVING, an instant
+    search with the compiled core and a loaded lexicon is answered on the event loop instead."""
+    import app.limits
+
     hops: list[str] = []
-    real = app.deps.run_in_threadpool
+    real = app.limits.Lane.run
 
-    async def counted(fn: Any) -> Any:
-        hops.append("threadpool")
-        return await real(fn)
+    async def counted(self: app.limits.Lane, fn: Any) -> Any:
+        hops.append(self.name)
+        return await real(self, fn)
 
-    monkeypatch.setattr(app.deps, "run_in_threadpool", counted)
+    monkeypatch.setattr(app.limits.Lane, "run", counted)
     monkeypatch.setattr(app.deps.search, "instant", lambda: True)  # as with the compiled core
     board = ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7
     quixote = {"board": board, "rack": "ERST", "limit": 5}
     cheap = [moves(client, "scrabble", **quixote),
-             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"})]
-    assert hops == [] and cheap[1].status_code == 200, cheap[1].text
+             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"}),
+             client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})]
+    assert hops == ["cheap"] * 3 and cheap[1].status_code == 200 and cheap[2].status_code == 200, cheap[2].text
     expensive = [moves(client, "scrabble", **quixote, count=True), moves(client, "scrabble", board=board, rack="ER??"),
                  client.post("/v1/games/scrabble/score", json={"board": board, "rack": "E??", "play": "8D QUIXOTEs"})]
-    assert len(hops) == 3 and expensive[2].status_code == 200
+    assert hops[3:] == ["expensive"] * 3 and expensive[2].status_code == 200
+    settings = client.app.state.settings  # type: ignore[attr-defined]
+    monkeypatch.setattr(settings, "inline_solving", True)
+    hops.clear()
+    assert moves(client, "scrabble", **quixote) == cheap[0]
+    client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})
+    assert hops == ["cheap"]  # instant on the loop; the one-blank /score still in its lane
     store = client.app.state.store  # type: ignore[attr-defined]
     with monkeypatch.context() as m:
         m.setattr(store, "status", lambda name: ("loading", None))
         assert moves(client, "scrabble", **quixote) == cheap[0]  # the same answer either way
-    assert len(hops) == 4
+    assert hops == ["cheap"] * 2
     monkeypatch.setattr(app.deps.search, "instant", lambda: False)  # as with the pure-Python reference
     assert moves(client, "scrabble", **quixote) == cheap[0]
-    assert len(hops) == 5
+    assert hops == ["cheap"] * 3
 
 
 # ----------------------------------------------------------------------------- Upwords through HTTP
@@ -715,7 +723,7 @@ def test_upwords_score_stacked_play_and_rules_by_name(client: TestClient) -> Non
 
 def test_upwords_first_play_must_cover_a_centre_square(client: TestClient) -> None:
     r = client.post("/v1/games/upwords/score", json={"move": {"row": 1, "col": 1, "direction": "across", "word": "CAT"}})
-    assert "first play must cover the start square 5,5 or 5,6 or 6,5 or 6,6" in error(r, 422, "illegal_play")["message"]
+    assert "first play must cover the start square 5E or 5F or 6E or 6F" in error(r, 422, "illegal_play")["message"]
 
 
 def test_moves_answers_match_the_documented_schema(client: TestClient) -> None:
@@ -729,3 +737,17 @@ def test_moves_answers_match_the_documented_schema(client: TestClient) -> None:
     ):
         answer = moves(client, game, **body)
         assert MovesOut.model_validate(answer).model_dump(mode="json", exclude_unset=True) == answer
+
+
+def test_messages_name_squares_in_the_notation(client: TestClient) -> None:
+    """Issue 22 item 9: one coordinate system in every message, the notation's: a word by its
+    notation square (8H across, H8 down), a square as row and column letter (8H), never 8,8."""
+    board = ["." * 15] * 15
+    board[7] = ".......QXZ....."
+    down = ["." * 15] * 15
+    down[7], down[8], down[9] = ".......Q.......", ".......X.......", ".......Z......."
+    for rows, where in ((board, "8H"), (down, "H8")):
+        r = client.post("/v1/games/scrabble/verify", json={"board": rows})
+        assert r.json()["warnings"][0]["message"] == f"QXZ at {where} is not in lexicon word-list"
+    r = client.post("/v1/games/scrabble/score", json={"board": board, "move": {"row": 8, "col": 8, "direction": "down", "word": "AB"}})
+    assert error(r, 422, "illegal_play")["message"] == "square 8H already holds Q, not A"

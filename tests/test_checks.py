@@ -90,23 +90,23 @@ def test_too_many_tiles_of_a_letter_names_letter_and_counts() -> None:
 
 
 def test_first_play_must_cover_the_start_square(lex: Lexicon) -> None:
-    with pytest.raises(IllegalPlayError, match="first play must cover the start square 8,8"):
+    with pytest.raises(IllegalPlayError, match="first play must cover the start square 8H"):
         check(None, "CAT", 1, 1, "across", "CAT", lex)
 
 
 def test_play_must_connect(lex: Lexicon) -> None:
-    with pytest.raises(IllegalPlayError, match="at 1,1 is not connected"):
+    with pytest.raises(IllegalPlayError, match="at 1A is not connected"):
         check(CAT, "DOG", 1, 1, "across", "DOG", lex)
 
 
 def test_square_already_holds_a_different_letter(lex: Lexicon) -> None:
-    with pytest.raises(IllegalPlayError, match="square 8,8 already holds A, not O") as e:
+    with pytest.raises(IllegalPlayError, match="square 8H already holds A, not O") as e:
         check(CAT, "COT", 7, 8, "down", "DOG", lex)
     assert (e.value.details["row"], e.value.details["col"]) == (8, 8)
 
 
 def test_letters_not_in_rack(lex: Lexicon) -> None:
-    with pytest.raises(IllegalPlayError, match="rack has no S left for the tile at 8,10"):
+    with pytest.raises(IllegalPlayError, match="rack has no S left for the tile at 8J"):
         check(CAT, "Q", 8, 7, "across", "CATS", lex)
 
 
@@ -114,14 +114,14 @@ def test_gap_and_not_in_one_line() -> None:
     from engine.solver import check_geometry
     rules = get_ruleset("crossplay")
     cells = position(rules, CAT, "").cells
-    with pytest.raises(IllegalPlayError, match="gap at 9,9"):
+    with pytest.raises(IllegalPlayError, match="gap at 9I"):
         check_geometry(rules, cells, [(8 * 15 + 7, 1), (8 * 15 + 9, 1)])
     with pytest.raises(IllegalPlayError, match="not in one row or column"):
         check_geometry(rules, cells, [(8 * 15 + 7, 1), (9 * 15 + 9, 1)])
 
 
 def test_word_running_off_the_board(lex: Lexicon) -> None:
-    with pytest.raises(IllegalPlayError, match="runs off the 15x15 board at 8,16"):
+    with pytest.raises(IllegalPlayError, match="runs off the 15x15 board at 8P"):
         check(CAT, "STING", 8, 12, "across", "STING", lex)
 
 

@@ -108,7 +108,9 @@ def test_loading_progress_is_logged(tmp_path: Path, caplog: pytest.LogCaptureFix
     assert "lexicon 'mine' ready: 3 words" in caplog.text
 
 
-def test_a_list_added_while_running_is_found_and_compiled_in_the_background(tmp_path: Path) -> None:
+def test_a_list_added_while_running_is_found_and_compiled_in_the_background(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine.lexicons, "INLINE_COMPILE_WORDS", 3)  # a "large" list: 4 words
     words = tmp_path / "lists"
     words.mkdir()
     settings = Settings(lexicon_dir=words, cache_dir=tmp_path / "cache")
@@ -121,7 +123,8 @@ def test_a_list_added_while_running_is_found_and_compiled_in_the_background(tmp_
                              "default": False, "status": "not_compiled", "error": None}
         assert set((tmp_path / "cache").glob("*.dawg")) == compiled  # listing never compiles
         body = {"rack": "ZAXQI", "lexicon": "mine", "limit": 1}
-        not_ready(c.post("/v1/games/crossplay/moves", json=body))  # the first request starts the compile
+        err = not_ready(c.post("/v1/games/crossplay/moves", json=body))  # the first request starts the compile
+        assert err["details"]["retry_after"] >= 1
         deadline = time.monotonic() + 30
         while (info := c.get("/v1/lexicons/mine").json())["status"] == "loading":
             assert time.monotonic() < deadline
@@ -256,9 +259,7 @@ def test_a_load_that_failed_for_a_passing_reason_is_tried_again(tmp_path: Path, 
     monkeypatch.setattr(engine.lexicons, "load_word_file", crashing)
     with started(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
         err = not_ready(c.post("/v1/lexicons/mine/check", json={"words": ["QI"]}))
-        assert "exit status -9" in err["message"] and err["details"]["retry_after"] == 30
-        monkeypatch.setattr(engine.lexicons, "RETRY_FAILED", 0)
-        c.app.state.store._entries["mine"].retry_at = 0  # the 30 s have passed
+        assert "exit status -9" in err["message"] and err["details"]["retry_after"] == 1  # 0.5 s, rounded up
         deadline = time.monotonic() + 30
         while (r := c.post("/v1/lexicons/mine/check", json={"words": ["QI"]})).status_code == 503:
             assert time.monotonic() < deadline
@@ -295,3 +296,111 @@ def test_compile_refuses_an_unwritable_cache(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(cli, "get_settings", Settings)
     assert cli.main(["compile"]) == 2
     assert "not writable" in capsys.readouterr().err
+
+
+def test_a_small_own_list_answers_its_first_request(tmp_path: Path) -> None:
+    """A list of at most INLINE_COMPILE_WORDS lines compiles while its first request waits: 200,
+    not 503 not_ready (issue 21); the default list and larger lists still compile in the background."""
+    words = tmp_path / "lists"
+    words.mkdir()
+    with started(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
+        (words / "five.txt").write_text("QUIXOTE\nQUIT\nTOE\nEXIT\nOX\n")
+        r = c.post("/v1/games/crossplay/moves", json={**QUIXOTE, "lexicon": "five"})
+        assert r.status_code == 200, r.text
+        assert (r.json()["lexicon"], r.json()["moves"][0]["notation"]) == ("five", "8F QUIXOTE")
+        assert list((tmp_path / "cache").glob("*.dawg"))  # compiled and cached like any list
+        (words / "two.txt").write_text("QI\nZA")
+        r = c.post("/v1/lexicons/two/check", json={"words": ["QI", "QAT"]})
+        assert r.status_code == 200 and r.json()["all_valid"] is False
+
+
+def test_the_inline_compile_threshold_counts_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real threshold is the documented one
+    assert engine.lexicons.INLINE_COMPILE_WORDS == 20_000
+    assert "20,000 lines" in (ROOT / "docs" / "word-lists.md").read_text()
+    monkeypatch.setattr(engine.lexicons, "INLINE_COMPILE_WORDS", 4)
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\n")
+    (words / "four_no_end.txt").write_text("QI\nZA\nQAT\nZAX")
+    (words / "five.txt").write_text("QI\nZA\nQAT\nZAX\nAX\n")
+    (words / "five_no_end.txt").write_text("QI\nZA\nQAT\nZAX\nAX")
+    store = engine.lexicons.LexiconStore(words, tmp_path / "cache")
+    assert [store.compiles_inline(n) for n in ("four", "four_no_end", "five", "five_no_end")] == [True, True, False, False]
+    assert not store.compiles_inline("word-list")  # the shipped list (270,000 words, gzip)
+    (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\nAX\nXI\n")  # a changed file is counted again
+    assert not store.compiles_inline("four")
+
+
+def test_readiness_comes_back_by_itself_after_a_failed_default_load(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21: after the compile child was killed, /readyz stayed 503 until some solving
+    request arrived (75 s); under Kubernetes no traffic reaches an unready pod. Only /readyz
+    is asked here, and it comes back within the backoff (0.5 s, 1 s)."""
+    real = engine.lexicons.load_word_file
+    calls: list[str] = []
+
+    def crashing(path: Path, name: str, *args: Any, **kwargs: Any) -> Any:
+        calls.append(name)
+        if calls.count(name) <= 2:
+            raise OSError(f"compiling {path.name} failed (exit status -9)")
+        return real(path, name, *args, **kwargs)
+
+    monkeypatch.setattr(engine.lexicons, "load_word_file", crashing)
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "mine.txt").write_text("QI\nZA\nQAT\n")
+    settings = Settings(lexicon_dir=words, cache_dir=tmp_path / "cache", default_lexicon="mine")
+    with TestClient(create_app(settings)) as c:
+        start = time.monotonic()
+        assert wait_ready(c, seconds=20).status_code == 200
+        assert time.monotonic() - start < 10
+    assert calls.count("mine") == 3
+
+
+def test_a_full_cache_disk_leaves_no_partial_file_and_the_service_still_gets_ready(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 21: with the cache disk full the service never got ready, and each failed compile
+    left a partial .tmp file (the first filled the disk). Now the list is compiled into memory,
+    the cache write fails cleanly, and a warning says so."""
+    import errno
+
+    import engine.lexicon
+
+    def full(self: Any, data: Any) -> int:  # every write to the cache directory: disk full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    cache = tmp_path / "cache"
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "mine.txt").write_text("QI\nZA\nQAT\n")
+    real_open = open
+
+    def opener(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real_open(file, mode, *args, **kwargs)
+        if "w" in mode and str(file).startswith(str(cache)) and str(file).endswith(".tmp"):
+            f.write(b"partial")  # a part of the file got out before the disk filled up
+            f.write = full.__get__(f)  # type: ignore[method-assign]
+        return f
+
+    monkeypatch.setattr(engine.lexicon, "open", opener, raising=False)
+    with caplog.at_level(logging.WARNING, logger="wordsolver"), started(
+            create_app(Settings(lexicon_dir=words, cache_dir=cache))) as c:
+        assert wait_ready(c).status_code == 200
+        assert c.post("/v1/lexicons/mine/check", json={"words": ["QAT"]}).json()["all_valid"] is True
+    assert not list(cache.glob("*.tmp")) and not list(cache.glob("*.dawg"))
+    assert "could not write the compiled lexicon" in caplog.text
+
+
+def test_an_empty_word_file_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    """Issue 21: an empty word file silently became a 0-word list."""
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "empty.txt").write_text("")
+    (words / "junk.txt").write_text("1\n-\nA\n")  # no line is a word of 2-15 letters
+    with started(create_app(Settings(lexicon_dir=words, cache_dir=tmp_path / "cache"))) as c:
+        for name in ("empty", "junk"):
+            r = c.post(f"/v1/lexicons/{name}/check", json={"words": ["QI"]})
+            assert r.status_code == 422, r.text
+            assert r.json()["error"]["code"] == "invalid_word_file"
+            assert "has no words" in r.json()["error"]["message"]

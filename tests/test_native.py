@@ -308,3 +308,88 @@ def test_the_compiled_search_stops_at_its_deadline(lex: Lexicon, count: bool) ->
         find_moves(pos, lex, limit=1000, count=count, deadline=start + 0.002)
     assert time.monotonic() - start < 0.05  # a full search takes 50-190 ms here
     assert find_moves(pos, lex, limit=5, count=count, deadline=time.monotonic() + 60).moves
+
+
+@pytest.mark.skipif(compiled._fastgen is None, reason="the compiled core is not built")
+@pytest.mark.skipif(sys.platform == "win32", reason="the walk keeps the interpreter lock without a C monotonic clock")
+def test_the_compiled_search_lets_other_threads_run(lex: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk releases the interpreter lock (issue 21: eight expensive searches pushed the
+    service's /healthz to 756 ms): a Python thread keeps counting while the call into C runs.
+    Measured on a busy two-core machine (load average 9.5): holding the lock, the counter
+    kept 17% of its pace alone during the calls; released, 41-47%."""
+    import threading
+    import time
+
+    from engine import TimeBudgetExceeded
+
+    inside = [0.0, 0]  # seconds in C, counter ticks meanwhile
+    ticks = 0
+    real = compiled._fastgen.generate
+
+    def timed(*args: object) -> object:
+        before, start = ticks, time.perf_counter()
+        try:
+            return real(*args)
+        finally:
+            inside[0] += time.perf_counter() - start
+            inside[1] += ticks - before
+
+    monkeypatch.setattr(compiled._fastgen, "generate", timed)
+    pos = position(get_ruleset("crossplay"), None, "AEIR???")
+    find_moves(pos, lex, limit=1, count=True)  # warm
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+
+    t = threading.Thread(target=count)
+    t.start()
+    try:
+        time.sleep(0.02)
+        before, start = ticks, time.perf_counter()
+        time.sleep(0.1)
+        pace = (ticks - before) / (time.perf_counter() - start)  # the counter alone
+        inside[:] = [0.0, 0]
+        while inside[0] < 0.3:
+            find_moves(pos, lex, limit=1, count=True)  # one long walk in C (50-190 ms here)
+    finally:
+        stop.set()
+        t.join()
+    assert inside[1] / inside[0] > 0.3 * pace, (inside, pace)
+    with pytest.raises(TimeBudgetExceeded):  # and the deadline still holds without the lock
+        find_moves(pos, lex, limit=1000, count=True, deadline=time.monotonic() + 0.002)
+
+
+@pytest.mark.skipif(compiled._fastgen is None, reason="the compiled core is not built")
+def test_the_compiled_upwords_search_stops_at_its_deadline(lex: Lexicon) -> None:
+    """Issue 21: the Upwords search overran a 50 ms budget by 174-758 ms (the C walk had no
+    deadline). A clock that passes the deadline after the first start square stops it there."""
+    from array import array as arr
+
+    from engine import TimeBudgetExceeded
+
+    rules = get_ruleset("upwords")
+    pos = position(rules, None, "AEIRSTL")
+    d = lex.dawg
+    args = (rules.size, bytes(pos.cells), bytes(pos.heights or [0] * rules.size ** 2), arr("i", rules.start),
+            arr("i", list(pos.rack)), rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, True,
+            d.mask, d.first, d.child, d.root)
+    everything = compiled._fastgen.upwords(*args)
+    ticks = iter(range(1_000_000))
+    calls = []
+
+    def clock() -> float:
+        calls.append(1)
+        return float(next(ticks))
+
+    with pytest.raises(TimeoutError):
+        compiled._fastgen.upwords(*args, clock, 0.5)  # the second reading is past it
+    assert len(calls) == 2
+    assert compiled._fastgen.upwords(*args, clock, 1e12) == everything  # a far deadline changes nothing
+    import time
+
+    with pytest.raises(TimeBudgetExceeded):
+        compiled.upwords(rules, lex, pos.cells, pos.heights or [0] * rules.size ** 2, list(pos.rack),
+                         deadline=time.monotonic() - 1)

@@ -67,6 +67,8 @@ EXEMPT = [
     ("docs/engine.md", "benchmarks, minutes of machine time"),
     ("docs/engine.md", "benchmarks, minutes of machine time"),
     ("docs/engine.md", "hours of self-play (a benchmark, not a test)"),
+    ("docs/engine.md", "minutes of self-play (a benchmark, not a test)"),
+    ("docs/engine.md", "needs a Kubernetes cluster with KubeRay, or a running Ray cluster"),
     ("docs/operations.md", "a load and fault run of minutes (it starts its own service)"),
     ("docs/operations.md", "needs Docker and a Kubernetes cluster"),
     ("docs/operations.md", "needs root, buildah and debootstrap, and minutes"),

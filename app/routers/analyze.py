@@ -11,6 +11,7 @@ from engine.gcg import read_gcg
 
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, solve
 from ..openapi import BODY, errors
+from ..responses import JSON, json_response
 from ..schemas_games import AnalyzeIn, AnalyzeOut, analyze_out
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
@@ -31,10 +32,11 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
     responses=errors(*BODY, 404, 503),
 )
 async def analyze(rules: RulesetDep, req: AnalyzeIn, store: StoreDep, settings: SettingsDep, gate: GateDep
-                  ) -> AnalyzeOut:
-    def answer(lex: Lexicon) -> AnalyzeOut:
+                  ) -> JSON:
+    def answer(lex: Lexicon) -> JSON:
+        deadline = settings.deadline()  # one budget for reading, grading and writing the answer
         imported = read_gcg(req.gcg, game_rules(rules))
-        return analyze_out(grade(imported, lex, req.best, settings.deadline(), req.plural_rule))
+        return json_response(analyze_out(grade(imported, lex, req.best, deadline, req.plural_rule)).model_dump(mode="json"))
 
     # every turn enumerates every play: always an expensive search (app/limits.py)
     return await solve(store, settings, gate, req.lexicon, True, (rules.name, "analyze"), answer)

@@ -18,7 +18,7 @@ from engine import GAMES, Lexicon, get_ruleset
 
 from .. import service
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon, solve
-from ..limits import is_expensive
+from ..limits import cost_of
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
 from ..responses import JSON, json_response
 from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
@@ -55,7 +55,7 @@ async def best_moves(
     def answer(lex: Lexicon) -> JSON:
         return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
-    return await solve(store, settings, gate, req.lexicon, is_expensive(req), (rules.name, "moves"), answer)
+    return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "moves"), answer)
 
 
 @router.post(
@@ -80,7 +80,7 @@ async def score_play(
     def answer(lex: Lexicon) -> JSON:
         return json_response(service.score_play(rules, lex, req, settings.deadline()))
 
-    return await solve(store, settings, gate, req.lexicon, is_expensive(req), (rules.name, "score"), answer)
+    return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "score"), answer)
 
 
 @router.post(

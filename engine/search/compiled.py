@@ -77,7 +77,7 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
     if pos.rules.stacking:
         assert pos.heights is not None
         check_deadline(deadline)
-        return upwords(pos.rules, lex, pos.cells, pos.heights, list(pos.rack), pos.plural_rule)
+        return upwords(pos.rules, lex, pos.cells, pos.heights, list(pos.rack), pos.plural_rule, deadline)
     return _both_views(pos, lex, premiums, -1, deadline)[1]
 
 
@@ -316,17 +316,21 @@ def _call(
 
 def upwords(
     rules: Ruleset, lex: Lexicon, cells: list[int], heights: list[int], rack: list[int], plural_rule: bool = True,
+    deadline: float | None = None,
 ) -> list[RawPlay]:
     """Every Upwords play, exactly as :func:`engine.upwords.generate` emits them (same plays,
     scores and order), generated in C."""
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
     d = lex.dawg
-    return _fastgen.upwords(  # type: ignore[no-any-return]
-        rules.size, bytes(cells), bytes(heights), array("i", rules.start), array("i", rack),
-        rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, plural_rule,
-        d.mask, d.first, d.child, d.root,
-    )
+    try:
+        return _fastgen.upwords(  # type: ignore[no-any-return]
+            rules.size, bytes(cells), bytes(heights), array("i", rules.start), array("i", rack),
+            rules.rack_size, rules.bonus_points, rules.max_height, rules.qu_bonus, plural_rule,
+            d.mask, d.first, d.child, d.root, *((time.monotonic, deadline) if deadline is not None else ()),
+        )
+    except TimeoutError:  # checked before each start square's walk (issue 21: 174-758 ms over a 50 ms budget)
+        raise TimeBudgetExceeded(BUDGET_MESSAGE) from None
 
 
 def _filter_args(n: int, flt: MoveFilter | None) -> tuple:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..game import GameRules
 from ..lexicon import Lexicon
+from .parallel import run_ordered
 from .players import Player
 from .selfplay import play_game
 
@@ -61,21 +62,43 @@ def mean_ci(xs: list[float]) -> tuple[float, tuple[float, float]]:
     return m, (m - h, m + h)
 
 
+@dataclass(frozen=True)
+class Pair:
+    """Pair ``p`` of an A/B run (a picklable job for :func:`engine.strategy.parallel.run_ordered`):
+    the final scores (A's, B's) of its two games, A in seat 0 and then in seat 1."""
+
+    rules: GameRules
+    lex: Lexicon
+    a: Player
+    b: Player
+    seed: int
+
+    def __call__(self, p: int) -> list[tuple[int, int]]:
+        out = []
+        for a_seat in (0, 1):
+            players = [self.a, self.b] if a_seat == 0 else [self.b, self.a]
+            scores = play_game(self.rules, self.lex, players, self.seed + p, first=0).final_scores()
+            out.append((scores[a_seat], scores[1 - a_seat]))
+        return out
+
+
 def ab_test(
     rules: GameRules, lex: Lexicon, a: Player, b: Player, pairs: int, seed: int,
     a_name: str = "", b_name: str = "", on_pair: Callable[[int], None] | None = None,
+    workers: int | None = 1, ray: str | None = None,
 ) -> ABResult:
+    """``pairs`` mirrored pairs of A against B. The pairs run on ``workers`` processes
+    (``None``: every core; or on the Ray cluster at ``ray``) and are combined in pair order,
+    so the result (timing aside) is the same for any number of workers. The players must not
+    carry state from one game to the next (``equity`` and ``greedy`` do not)."""
     shares: list[float] = []
     spreads: list[float] = []
     wins = draws = losses = 0
     total_a = total_b = 0
     t0 = time.perf_counter()
-    for p in range(pairs):
+    for p, games in enumerate(run_ordered(Pair(rules, lex, a, b, seed), 0, pairs, workers, ray)):
         share = spread = 0.0
-        for a_seat in (0, 1):
-            players = [a, b] if a_seat == 0 else [b, a]
-            scores = play_game(rules, lex, players, seed + p, first=0).final_scores()
-            mine, theirs = scores[a_seat], scores[1 - a_seat]
+        for mine, theirs in games:
             total_a += mine
             total_b += theirs
             spread += (mine - theirs) / 2

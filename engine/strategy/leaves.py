@@ -25,6 +25,7 @@ folder named by ``WORDSOLVER_LEAVE_DIR`` (read once per process).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import os
@@ -168,6 +169,45 @@ def parse(text: str | bytes, game: str, source: str = "leave file") -> LeaveValu
     if missing:
         raise bad(f"single-tile leaves missing from the table: {''.join(missing)}")
     return LeaveValues(game, str(data.get("lexicon", "")), dict(weights), dict(table), dict(data.get("provenance") or {}))
+
+
+def from_csv(text: str, game: str, source: str = "leave table") -> LeaveValues:
+    """Leave values from a CSV table ``leave,value`` (a header line, then one leave a line,
+    letters in order and blanks last, values in points), such as another engine's table used
+    as an opponent in an A/B run. Every leave is a table entry; there is no model, so a leave
+    the table lacks is worth 0. Leaves the game cannot hold (more tiles of a letter than it
+    has, or a full rack) are skipped. RulesetError names the first malformed line."""
+    rs = get_ruleset(game)
+    table: dict[str, int] = {}
+    lines = text.splitlines()
+    if not lines or lines[0].strip().lower() != "leave,value":
+        raise RulesetError(f"{source}: the first line must be the header 'leave,value'", game=game)
+    for n, line in enumerate(lines[1:], start=2):
+        if not line.strip():
+            continue
+        key, _, value = line.strip().partition(",")
+        try:
+            milli = round(float(value) * 1000)
+        except ValueError:
+            raise RulesetError(f"{source}, line {n}: value {value!r} is not a number", game=game) from None
+        counts = key_counts(key) if key and set(key) <= set(LETTERS + "?") else None
+        if counts is None or leave_key(counts) != key or abs(milli) > MAX_ABS_MILLI:
+            raise RulesetError(f"{source}, line {n}: {line.strip()!r} is not a canonical leave with a value", game=game)
+        if len(key) < rs.rack_size and all(c <= have for c, have in zip(counts, rs.counts, strict=True)):
+            table[key] = milli
+    return LeaveValues(game, "", {}, table, {"source": source, "format": "csv leave,value"})
+
+
+def read_file(path: str | Path, game: str) -> LeaveValues:
+    """A leave file: this project's JSON (:func:`parse`) or a CSV table (:func:`from_csv`,
+    ``.csv`` or ``.csv.gz``)."""
+    p = Path(path)
+    data = p.read_bytes()
+    if p.name.endswith(".gz"):
+        data = gzip.decompress(data)
+    if p.name.endswith((".csv", ".csv.gz")):
+        return from_csv(data.decode("utf-8"), game, str(p))
+    return parse(data, game, str(p))
 
 
 def path_for(game: str) -> Path:

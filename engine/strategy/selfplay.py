@@ -37,6 +37,7 @@ from ..game import (
     tiles_of_move,
 )
 from ..lexicon import Lexicon
+from .parallel import run_ordered
 from .players import Action, Player, PlayerView, make_player
 
 
@@ -140,9 +141,30 @@ class Summary:
         }
 
 
+@dataclass(frozen=True)
+class SeriesGame:
+    """Game ``k`` of a :func:`play_games` series (a picklable job for
+    :func:`engine.strategy.parallel.run_ordered`): the game and the seats of the listed players."""
+
+    rules: GameRules
+    lex: Lexicon
+    player_names: tuple[str, ...]
+    seed: int
+    mirrored: bool
+
+    def __call__(self, k: int) -> tuple[Game, list[int]]:
+        m = len(self.player_names)
+        seed = self.seed
+        game_seed, shift, first = (seed + k // m, k % m, 0) if self.mirrored else (seed + k, 0, k % m)
+        listed = [(s - shift) % m for s in range(m)]  # seat -> listed player
+        players = [make_player(self.player_names[i], f"{game_seed}:{i}") for i in listed]
+        names = [f"{self.player_names[i]}{i + 1}" for i in listed]
+        return play_game(self.rules, self.lex, players, game_seed, first=first, names=names), listed
+
+
 def play_games(
     rules: GameRules, lex: Lexicon, player_names: Sequence[str], games: int, seed: int,
-    on_game: object = None, mirrored: bool = False,
+    on_game: object = None, mirrored: bool = False, workers: int | None = 1, ray: str | None = None,
 ) -> Summary:
     """``games`` games between the named players; ``on_game(k, game)`` is called after each
     (the CLI writes the GCG files there). Wins, scores and spread are per player as listed.
@@ -151,7 +173,11 @@ def play_games(
     started by seat ``k % players``. ``mirrored`` plays every seed once per seating instead
     (for A/B comparisons): game ``k`` uses seed ``seed + k // players``, seat 0 always moves
     first, and the players are rotated ``k % players`` seats, so with two players each seed is
-    a pair of games with the seats swapped: the same bag, each player in each seat."""
+    a pair of games with the seats swapped: the same bag, each player in each seat.
+
+    The games run on ``workers`` processes (``None``: every core; or on the Ray cluster at
+    ``ray``) and are combined in game order, so the summary (timing aside) and the games are
+    the same for any number of workers."""
     if len(player_names) != rules.players:
         raise ValueError(f"{rules.name} is played by {rules.players} players, {len(player_names)} given")
     m = len(player_names)
@@ -161,12 +187,8 @@ def play_games(
     spread = 0
     plays = turns_played = 0
     t0 = time.perf_counter()
-    for k in range(games):
-        game_seed, shift, first = (seed + k // m, k % m, 0) if mirrored else (seed + k, 0, k % m)
-        listed = [(s - shift) % m for s in range(m)]  # seat -> listed player
-        players = [make_player(player_names[i], f"{game_seed}:{i}") for i in listed]
-        names = [f"{player_names[i]}{i + 1}" for i in listed]
-        game = play_game(rules, lex, players, game_seed, first=first, names=names)
+    job = SeriesGame(rules, lex, tuple(player_names), seed, mirrored)
+    for k, (game, listed) in enumerate(run_ordered(job, 0, games, workers, ray)):
         by_seat = game.final_scores()
         scores = [by_seat[listed.index(i)] for i in range(m)]
         best = max(scores)

@@ -3,7 +3,7 @@
 // tiles played shown as new tiles. Every number is the API's.
 
 import { api } from './api.js';
-import { h } from './results.js';
+import { h, wordHtml } from './results.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,10 +13,70 @@ async function fileText(file) {
   try { return new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch { return new TextDecoder('iso-8859-1').decode(bytes); }
 }
 
+// Lexicons of the Scrabble family (Woogles, Macondo and Quackle name these in #lexicon).
+const SCRABBLE_LEXICONS = /^(NWL|TWL|OWL|OTCWL|OSPD|CSW|SOWPODS|COLLINS|ECWL|CEL|NSWL|FRA|ODS|RD|FISE|DISC|OSPS|NSF)/i;
+
+function pragmas(text) {
+  const out = {};
+  for (const line of text.split(/\r?\n/)) {
+    const m = /^#([A-Za-z0-9_-]+)\s+(.*\S)\s*$/.exec(line);
+    if (m && !(m[1].toLowerCase() in out)) out[m[1].toLowerCase()] = m[2];
+  }
+  return out;
+}
+
+const squash = (v) => v.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+// The game a record names: a #game, #variant or #game-type pragma naming one of the server's
+// games, or a #lexicon of the Scrabble family. Null when the record does not say.
+export function gameFromRecord(text, games) {
+  const p = pragmas(text);
+  for (const key of ['game', 'variant', 'game-type', 'gametype']) {
+    if (!p[key]) continue;
+    const v = squash(p[key]);
+    const g = games.find((x) => v === squash(x.name) || v === squash(x.title.split(' (')[0]));
+    if (g) return { game: g.name, why: `the record's #${key} ${p[key]}` };
+  }
+  if (p.lexicon && SCRABBLE_LEXICONS.test(p.lexicon)) {
+    const g = games.find((x) => x.name === 'scrabble');
+    if (g) return { game: g.name, why: `the record's #lexicon ${p.lexicon}, a Scrabble word list` };
+  }
+  return null;
+}
+
+// A play in the record's notation ('12E .EODARAS': '.' a tile already there) as the whole word,
+// read off the board before the turn, with those letters marked as the results table marks them.
+// Anything else (an exchange, a pass) is shown as written.
+export function readablePlay(play, rows) {
+  const m = /^(?:(\d+)([A-Z])|([A-Z])(\d+)) (\S+)$/.exec(play || '');
+  if (!m || !rows) return { html: null, text: play };
+  const across = !!m[1];
+  let r = Number(across ? m[1] : m[4]) - 1;
+  let c = (across ? m[2] : m[3]).charCodeAt(0) - 65;
+  let word = '';
+  const old = [];
+  for (const ch of m[5]) {
+    const there = rows[r] ? rows[r][c] : undefined;
+    if (ch === '.' && there && there !== '.') { word += there; old.push(true); } else { word += ch; old.push(ch === '.'); }
+    if (across) c += 1; else r += 1;
+  }
+  const nota = across ? `${m[1]}${m[2]}` : `${m[3]}${m[4]}`;
+  return { html: `<span class="nota">${nota}</span> ${wordHtml(word, old)}`, text: `${nota} ${word.toUpperCase()}` };
+}
+
+function playEl(play, rows, cls = '') {
+  const r = readablePlay(play, rows);
+  const el = h('span', { class: cls || null });
+  if (r.html) el.innerHTML = r.html; else el.textContent = play;
+  return { el, text: r.text };
+}
+
 function dash(v) { return v === null || v === undefined ? '–' : String(v); }
 
 export function initAnalyze(page) {
   let result = null;
+  let games = [];
+  let why = ''; // how the record's game was chosen
   let shown = null; // the turn whose position is on the board
 
   function summary(out) {
@@ -35,14 +95,20 @@ export function initAnalyze(page) {
         + `recorded ${d.recorded}, re-scored ${d.rescored}.`);
     const notes = [...out.notes];
     if (out.cut_short) notes.unshift(`${out.cut_short} turn${out.cut_short === 1 ? ' was' : 's were'} not searched: the time budget ran out (marked ⏱).`);
-    return [totals, agree, notes.length ? h('ul', { class: 'a-notes' }, notes.map((n) => h('li', {}, n))) : null,
-      h('p', { class: 'muted' }, `${out.game}, word list ${out.lexicon}. Select a turn to see the position before it on the board.`)];
+    const title = (games.find((g) => g.name === out.game) || { title: out.game }).title.split(' (')[0];
+    const said = pragmas($('gcg').value).lexicon;
+    const lexNote = said && said.toLowerCase() !== out.lexicon.toLowerCase()
+      ? ` The record names the word list ${said}; this server has no such list, so words were judged with ${out.lexicon}.` : '';
+    return [h('p', { id: 'a-game-why', class: 'a-game' }, h('strong', {}, `Graded as ${title}`), why ? ` (${why})` : '', `, word list ${out.lexicon}.${lexNote}`),
+      totals, agree, notes.length ? h('ul', { class: 'a-notes' }, notes.map((n) => h('li', {}, n))) : null,
+      h('p', { class: 'muted' }, 'Select a turn to see the position before it on the board.')];
   }
 
   function turnRow(t, out) {
     const differs = out.first_difference && out.first_difference.turn === t.turn;
-    const label = `Show turn ${t.turn} on the board: ${t.name}, ${t.play}`;
-    const pick = h('button', { type: 'button', class: 'pick', 'data-turn': t.turn, 'aria-pressed': 'false', 'aria-label': label }, t.play);
+    const shownPlay = playEl(t.play, t.board);
+    const label = `Show turn ${t.turn} on the board: ${t.name}, ${shownPlay.text}`;
+    const pick = h('button', { type: 'button', class: 'pick', 'data-turn': t.turn, 'data-play': t.play, 'aria-pressed': 'false', 'aria-label': label }, shownPlay.el);
     pick.addEventListener('click', () => show(t));
     pick.addEventListener('keydown', (e) => {
       if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
@@ -63,7 +129,7 @@ export function initAnalyze(page) {
       h('td', { class: `num${scoreDiffers ? ' bad' : ''}` }, t.kind === 'play' || t.kind === 'withdrawn' ? dash(t.score) : '–', scoreDiffers ? h('span', { class: 'mark' }, ' ≠') : null),
       h('td', { class: t.valid === false ? 'bad' : '' }, valid),
       h('td', { class: 'num' }, t.cut_short ? h('span', { title: 'not searched: the time budget ran out' }, '⏱ not searched') : t.rank === null ? '–' : `${t.rank} of ${t.total_plays}`),
-      h('td', { class: 'best' }, best ? `${best.play} ${best.score}` : '–'),
+      h('td', { class: 'best' }, best ? [playEl(best.play, t.board).el, ` ${best.score}`] : '–'),
       h('td', { class: 'num left' }, dash(t.points_left)));
     return row;
   }
@@ -72,6 +138,37 @@ export function initAnalyze(page) {
     $('a-summary').replaceChildren(...summary(out).filter(Boolean));
     $('a-turns').tBodies[0].replaceChildren(...out.turns.map((t) => turnRow(t, out)));
     $('a-result').hidden = false;
+  }
+
+  // The record names no game: grade it as each game (Scrabble first, the CLI's default) until one
+  // re-scores every turn as recorded. None does: the one whose scores agree longest, Scrabble on a tie.
+  async function byScores(body) {
+    const order = ['scrabble', ...games.map((g) => g.name).filter((n) => n !== 'scrabble')];
+    const tried = [];
+    let firstError = null;
+    for (const name of order) {
+      const title = games.find((g) => g.name === name).title.split(' (')[0];
+      $('a-status').textContent = `Analyzing… trying ${title}: the record names no game, so the one whose scores match it is chosen.`;
+      let out;
+      try {
+        out = await api.analyze(name, body);
+      } catch (err) {
+        if (err.code === 'busy' || err.status === 0) throw err;
+        firstError = firstError || err;
+        continue;
+      }
+      out.game = name;
+      if (out.scores_agree) {
+        why = `the record names no game; its scores match it as ${title}${tried.length ? `, not as ${tried.map((t) => t.title).join(' or ')}` : ''}`;
+        return out;
+      }
+      tried.push({ title, out });
+    }
+    if (!tried.length) throw firstError;
+    const reach = (o) => (o.first_difference ? o.first_difference.turn : Infinity);
+    const pick = tried.reduce((a, b) => (reach(b.out) > reach(a.out) ? b : a));
+    why = `the record names no game and its scores match no game all through; as ${pick.title} they agree longest`;
+    return pick.out;
   }
 
   async function show(t) {
@@ -83,25 +180,43 @@ export function initAnalyze(page) {
       b.setAttribute('aria-pressed', String(on));
       b.closest('tr').classList.toggle('sel', on);
     }
-    const more = t.best.length > 1 ? ` Best: ${t.best.map((b) => `${b.play} ${b.score}`).join(', ')}.` : '';
+    const more = t.best.length > 1 ? ` Best: ${t.best.map((b) => `${readablePlay(b.play, t.board).text} ${b.score}`).join(', ')}.` : '';
     $('board-note-text').textContent = `Before turn ${t.turn} (${t.name}${t.rack ? `, rack ${t.rack}` : ''}): `
-      + `${t.play}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
+      + `${readablePlay(t.play, t.board).text}${t.tiles.length ? ', its tiles shown in green' : ''}.${more}`;
     $('board-note').hidden = false;
-    $('board').scrollIntoView({ block: 'nearest' });
+    // on a phone the board is pinned inside its area: scroll to the area's top so the board sits in
+    // its place with the note under it, not pinned over the note
+    if (window.matchMedia('(max-width: 759px)').matches) document.querySelector('.board-area .toolbar').scrollIntoView({ block: 'start' });
+    else $('board').scrollIntoView({ block: 'nearest' });
   }
 
   async function analyze() {
     page.clearErrors('gcg-error');
     const gcg = $('gcg').value;
     if (!gcg.trim()) { page.showError('gcg-error', { message: 'Paste a game record (GCG) or load a file first.' }); return; }
-    const game = $('a-game').value;
+    const choice = $('a-game').value;
     $('a-status').textContent = 'Analyzing… (every turn is searched; a long game takes a few seconds)';
     $('a-submit').disabled = true;
     try {
       const body = { gcg, best: Math.max(1, Math.min(20, Number($('a-best').value) || 3)) };
+      const said = pragmas(gcg).lexicon;
+      const known = said && page.lexicons().find((l) => l.toLowerCase() === said.toLowerCase());
       if (page.lexiconOverride()) body.lexicon = page.lexiconOverride();
-      result = await api.analyze(game, body);
-      result.game = game;
+      else if (known) body.lexicon = known;
+      if (choice !== 'auto') {
+        why = '';
+        result = await api.analyze(choice, body);
+        result.game = choice;
+      } else {
+        const named = gameFromRecord(gcg, games);
+        if (named) {
+          why = `from ${named.why}`;
+          result = await api.analyze(named.game, body);
+          result.game = named.game;
+        } else {
+          result = await byScores(body);
+        }
+      }
       render(result);
       $('a-status').textContent = `${result.turns.length} turns graded.`;
     } catch (err) {
@@ -126,10 +241,12 @@ export function initAnalyze(page) {
     if (b) b.focus();
   });
   return {
-    setGames(list, current) {
-      $('a-game').replaceChildren(...list.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
-      $('a-game').value = current;
+    setGames(list) {
+      games = list;
+      $('a-game').replaceChildren(h('option', { value: 'auto' }, 'From the record'),
+        ...list.map((g) => h('option', { value: g.name }, g.title.split(' (')[0])));
+      $('a-game').value = 'auto';
     },
-    followGame(name) { if (!result) $('a-game').value = name; },
+    followGame() { /* the record's game is chosen from the record, not from the board's */ },
   };
 }

@@ -4,7 +4,7 @@ const KEY = 'wordsolver.page.v1';
 
 export function defaults() {
   return {
-    game: 'crossplay', board: null, heights: null, rack: '', premiums: true, count: false, equity: false, limit: 20, plural_rule: true,
+    game: 'crossplay', board: null, heights: null, rack: '', premiums: true, count: false, equity: false, group: true, limit: 20, plural_rule: true,
     lexicon: '', filters: { min_length: 0, contains: '', square: null, no_blanks: false },
   };
 }
