@@ -11,6 +11,7 @@
     wordsolver healthcheck [--url U]   exit 0 when /healthz answers (container health check)
     wordsolver selfplay --game G --games N --seed S     complete games between engine players
     wordsolver analyze GAME.gcg [--game G]              grade every turn of a game record
+    wordsolver sim --game G --rack R [--board FILE]     simulate the best turns: win share and spread
 
 Each solving command computes exactly what its endpoint returns; ``--json`` prints that
 answer (and errors as the API's error envelope, on standard output). A board file holds one
@@ -34,7 +35,7 @@ from pydantic import ValidationError
 
 from engine import EngineError, Lexicon, get_ruleset
 
-from . import cli_endgame, cli_equity, cli_games, service
+from . import cli_endgame, cli_equity, cli_games, cli_sim, service
 from .cli_text import breakdown_lines, columns, equity_table, table, warning_lines
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
@@ -303,6 +304,7 @@ def parser() -> argparse.ArgumentParser:
 
     cli_games.add_parsers(sub)
     cli_equity.add_parsers(sub)
+    cli_sim.add_parsers(sub)
     cli_endgame.add_parsers(sub)
     return p
 

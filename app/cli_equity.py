@@ -2,7 +2,8 @@
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
                             [--bingo] [--start FILE] [--workers N] [--ray ADDRESS]
-    wordsolver ab --game G --pairs N --seed S [--leaves F] [--against greedy|equity|FILE] [--json] [--workers N]
+    wordsolver ab --game G --pairs N --seed S [--player equity|sim[:k=8:plies=2:iterations=300]] [--leaves F]
+                  [--against greedy|equity|FILE] [--json] [--workers N]
 
 A leave FILE is the project's JSON or a CSV table ``leave,value`` (``.csv``/``.csv.gz``).
 """
@@ -18,7 +19,7 @@ from engine.errors import RulesetError
 from engine.game import game_rules
 from engine.strategy.abtest import ab_test
 from engine.strategy.leaves import LeaveValues, dumps, read_file, shipped
-from engine.strategy.players import EquityPlayer, GreedyPlayer, Player
+from engine.strategy.players import EquityPlayer, GreedyPlayer, Player, SimPlayer, make_player, sim_player
 from engine.strategy.train_leaves import train
 
 from .cli_parallel import add_parallel_options, cluster_address
@@ -70,8 +71,17 @@ def cmd_ab(args: argparse.Namespace, settings: Settings) -> int:
     except (OSError, UnicodeDecodeError, RulesetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    a = EquityPlayer(values)
+    a: Player = EquityPlayer(values)
     a_name = f"equity({args.leaves})" if args.leaves else "equity"
+    if args.player != "equity":
+        try:
+            a = sim_player(args.player, args.seed) if args.player.startswith("sim") else make_player(args.player)
+        except ValueError as exc:
+            print(f"error: --player: {exc}", file=sys.stderr)
+            return 2
+        if isinstance(a, SimPlayer):
+            a.values = values
+        a_name = args.player + (f"({args.leaves})" if args.leaves else "")
     res = ab_test(rules, lex, a, b, args.pairs, args.seed, a_name, b_name, workers=args.workers,
                   ray=cluster_address(args))
     if args.json:
@@ -101,12 +111,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)
 
-    ab = sub.add_parser("ab", help="A/B self-play: the equity player against the score-only player")
+    ab = sub.add_parser("ab", help="A/B self-play: the equity (or sim) player against the score-only player")
     ab.add_argument("--game", default="crossplay", help="crossplay, scrabble or wwf (default crossplay)")
     ab.add_argument("--pairs", type=int, default=100, help="mirrored game pairs (default 100)")
     ab.add_argument("--seed", type=int, default=0, help="pair p uses seed+p (default 0)")
-    ab.add_argument("--leaves", help="leave file for the equity player (default: the shipped values); "
+    ab.add_argument("--leaves", help="leave file for player A (default: the shipped values); "
                                      "JSON as shipped, or a CSV table leave,value (.csv or .csv.gz, values in points)")
+    ab.add_argument("--player", default="equity",
+                    help="player A: 'equity' (default) or 'sim' (sim:k=8:plies=2:iterations=300 sets its budget; "
+                         "it uses --leaves too)")
     ab.add_argument("--against", default="greedy",
                     help="'greedy' (score only, default), 'equity' (the shipped values) or a leave file "
                          "(JSON or CSV, as --leaves): an equity player with those values")

@@ -17,7 +17,7 @@ from pathlib import Path
 from engine.analyze import grade, table
 from engine.game import Game, game_rules
 from engine.gcg import decode, read_gcg, write_gcg
-from engine.strategy.players import PLAYERS
+from engine.strategy.players import PLAYERS, make_player
 from engine.strategy.selfplay import play_games
 
 from .cli_parallel import add_parallel_options, cluster_address
@@ -29,10 +29,12 @@ from .store import make_store
 def cmd_selfplay(args: argparse.Namespace, settings: Settings) -> int:
     rules = game_rules(args.game)
     names = [p.strip() for p in args.players.split(",")]
-    unknown = [p for p in names if p not in PLAYERS]
-    if unknown:
-        print(f"error: --players: unknown player {unknown[0]!r}; players: {', '.join(PLAYERS)}", file=sys.stderr)
-        return 2
+    for name in names:
+        try:
+            make_player(name)
+        except ValueError as exc:
+            print(f"error: --players: {exc}", file=sys.stderr)
+            return 2
     if len(names) != rules.players:
         print(f"error: --players: {rules.name} needs {rules.players} players, got {len(names)}", file=sys.stderr)
         return 2
@@ -81,7 +83,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     sp.add_argument("--game", default="crossplay", help="crossplay, scrabble, wwf or upwords (default crossplay)")
     sp.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     sp.add_argument("--seed", type=int, default=0, help="seed of the first game; game k uses seed+k (default 0)")
-    sp.add_argument("--players", default="greedy,greedy", help=f"comma-separated players ({', '.join(PLAYERS)})")
+    sp.add_argument("--players", default="greedy,greedy", help=f"comma-separated players ({', '.join(PLAYERS)}; sim:k=8:plies=2:iterations=300 sets sim's budget)")
     sp.add_argument("--lexicon", help="lexicon name (default: the configured default)")
     sp.add_argument("--out", type=Path, help="write each game as GCG into this folder")
     sp.add_argument("--mirrored", action="store_true",

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     loop_wait: float = Field(default=1.0, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
     lane_nice: int = Field(default=0, ge=0, le=19)  # solving threads run this much nicer than the event loop
     switch_interval: float = Field(default=0.001, gt=0, le=0.1)  # sys.setswitchinterval in each worker
+    sim_seconds: float = Field(default=3.0, gt=0)  # a simulation's time budget when the request gives none
+    sim_max_seconds: float = Field(default=10.0, gt=0)  # the most a request may ask for
+    sim_workers: int = Field(default=0, ge=0)  # worker processes per simulation; 0: one per core
     endgame_timeout: float = Field(default=10.0, gt=0)  # the most seconds one endgame search may take
     endgame_table_entries: int = Field(default=500_000, ge=16)  # the endgame's transposition table (~150 B each)
 

@@ -48,7 +48,7 @@ BASE = "http://127.0.0.1:8000"
 RUN = {
     "README.md": 2,
     "docs/README.md": 0,
-    "docs/api.md": 23,
+    "docs/api.md": 24,
     "docs/cli.md": 3,
     "docs/design.md": 1,
     "docs/engine.md": 2,

@@ -36,7 +36,7 @@ from .. import search
 from ..game import EXCHANGE, PASS, PLAY, GameRules
 from ..lexicon import Lexicon
 from ..plays import Move, MoveFilter, Position, Query, SubrackValues, subrack_strides
-from .leaves import LeaveValues, leave_key
+from .leaves import LeaveValues, tile_char
 
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
 
@@ -97,25 +97,60 @@ class LeaveTable:
     def __init__(self, values: LeaveValues, rules: GameRules, rack: Sequence[int], bag_size: int,
                  unseen: Sequence[int]) -> None:
         self.rack = list(rack)
-        held = [i for i, n in enumerate(rack) if n]
+        # the held tiles in canonical order (letters A-Z, then the blank), so keys are built by joining
+        held = [i for i in range(1, 27) if rack[i]] + ([0] if rack[0] else [])
+        chars = [tile_char(i) for i in held]
         # (tiles used, leave value, tiles kept as text, tiles used as text), one per sub-rack
         self.subracks: list[tuple[tuple[int, ...], int, str, str]] = []
         # a sub-rack's index (as the search has it): the sum of its tiles' strides
         strides, size = subrack_strides(self.rack)
+        steps = [strides[i] for i in held]
         by_index = [0] * size  # the leave value, by index of the tiles used
         self.kept_by_index = [""] * size  # the tiles kept, by the same index
+        memo = _milli_memo(values) if bag_size > 0 else None
+        full = sum(rack[i] * strides[i] for i in held)
+        by_tile = sorted(range(len(held)), key=held.__getitem__)  # the blank first, as tile indices go
         for combo in product(*(range(rack[i] + 1) for i in held)):
-            kept = [0] * 27
-            for i, n in zip(held, combo, strict=True):
-                kept[i] = n
-            used = tuple(i for i in held for _ in range(rack[i] - kept[i]))
-            milli = values.milli(kept) if bag_size > 0 else end_leave_milli(rules, kept, unseen)
-            thrown = [a - b for a, b in zip(rack, kept, strict=True)]
-            self.subracks.append((used, milli, leave_key(kept), leave_key(thrown)))
-            index = sum(thrown[i] * strides[i] for i in held)
+            kept_key = "".join([ch * n for ch, n in zip(chars, combo, strict=True)])
+            thrown_key = "".join([ch * (rack[i] - n) for ch, i, n in zip(chars, held, combo, strict=True)])
+            if memo is not None:
+                milli = memo.get(kept_key)
+                if milli is None:
+                    milli = memo[kept_key] = values.milli(_counts(held, combo))
+            else:
+                milli = end_leave_milli(rules, _counts(held, combo), unseen)
+            used = tuple([held[k] for k in by_tile for _ in range(rack[held[k]] - combo[k])])
+            self.subracks.append((used, milli, kept_key, thrown_key))
+            index = full - sum([k * n for k, n in zip(steps, combo, strict=True)])
             by_index[index] = milli
-            self.kept_by_index[index] = leave_key(kept)
+            self.kept_by_index[index] = kept_key
         self.values = SubrackValues(self.rack, by_index)  # what the search ranks by
+
+
+def _counts(held: list[int], combo: Sequence[int]) -> list[int]:
+    counts = [0] * 27
+    for i, n in zip(held, combo, strict=True):
+        counts[i] = n
+    return counts
+
+
+# Leave values by canonical key, per LeaveValues object (a rollout builds a table for each new
+# rack; most of its sub-racks' leaves were valued before).
+_MEMO: dict[int, tuple[LeaveValues, dict[str, int]]] = {}
+MAX_MEMO = 500_000
+
+
+def _milli_memo(values: LeaveValues) -> dict[str, int]:
+    hit = _MEMO.get(id(values))
+    if hit is not None and hit[0] is values:
+        if len(hit[1]) > MAX_MEMO:
+            hit[1].clear()
+        return hit[1]
+    if len(_MEMO) > 16:
+        _MEMO.clear()
+    memo: dict[str, int] = {}
+    _MEMO[id(values)] = (values, memo)
+    return memo
 
 
 _TABLES: dict[tuple, tuple[LeaveValues, LeaveTable]] = {}

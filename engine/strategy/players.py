@@ -14,6 +14,11 @@ and the game's rules, so later players (leave-aware, simulating) need nothing mo
 
 - ``equity``: the best turn by equity (score plus leave value, ``engine.strategy.equity``), exchanges
   included, with the game's shipped leave values (``engine.strategy.leaves``).
+- ``sim``: the leader of a Monte Carlo simulation (``engine.strategy.simulate``) of the best
+  turns by equity, with a fixed budget per move: by default K = 8 candidates, 2 plies, up to
+  300 iterations, one process, seeded per move. The budget is set in the name:
+  ``sim:k=8:plies=2:iterations=300`` (any of the three, and ``seconds=`` for a time budget,
+  which makes the games depend on the machine's speed).
 
 A new player (leave-aware, simulating) is a class with ``choose`` plus an entry in
 :data:`PLAYERS` (name -> factory taking a seed), after which ``wordsolver selfplay --players
@@ -25,6 +30,7 @@ an exchange the view does not allow, or a play the rack cannot make, is refused 
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -133,15 +139,75 @@ class EquityPlayer:
         return Action(EXCHANGE, tiles=best.thrown)
 
 
+class SimPlayer:
+    """The leader of a simulation of the best ``candidates`` turns by equity (see the module
+    docstring), seeded by the player's seed and the position (board, rack, scores, bag), so
+    its choice is a function of what it sees: a game replays, however games are spread over
+    processes."""
+
+    name = "sim"
+
+    def __init__(self, seed: int | str = 0, candidates: int = 8, plies: int = 2, iterations: int = 300,
+                 seconds: float | None = None, values: LeaveValues | None = None, workers: int = 1) -> None:
+        self.seed = seed
+        self.candidates, self.plies, self.iterations, self.seconds = candidates, plies, iterations, seconds
+        self.values = values
+        self.workers = workers
+
+    def choose(self, view: PlayerView) -> Action:
+        from .simulate import Params, setup, simulate  # simulate imports this module's neighbours only
+
+        values = self.values if self.values is not None else shipped(view.rules.name)
+        me = view.me
+        s = setup(view.rules, view.position, (view.scores[me], view.scores[1 - me]), view.bag_size,
+                  final_turns_left=view.final_turns_left)
+        params = Params(candidates=self.candidates, plies=self.plies, iterations=self.iterations, seconds=self.seconds,
+                        seed=f"{self.seed}:{zlib.crc32(bytes(view.position.cells))}:{view.rack}:{view.scores}:{view.bag_size}",
+                        workers=self.workers)
+        snap = simulate(s, view.lexicon, values, params)
+        if not snap.lines:
+            return Action(PASS)
+        best = snap.leader.candidate
+        if best.kind == PLAY:
+            return Action(PLAY, best.move)
+        if best.kind == EXCHANGE:
+            return Action(EXCHANGE, tiles=best.thrown)
+        return Action(PASS)
+
+
+SIM_OPTIONS = {"k": "candidates", "candidates": "candidates", "plies": "plies", "iterations": "iterations",
+               "seconds": "seconds"}
+
+
+def sim_player(spec: str, seed: int | str) -> SimPlayer:
+    """``sim`` or ``sim:k=8:plies=2:iterations=300`` (``seconds=`` too)."""
+    opts: dict[str, float] = {}
+    for part in spec.split(":")[1:]:
+        key, _, text = part.partition("=")
+        if key not in SIM_OPTIONS or not text:
+            raise ValueError(f"sim player option {part!r}: use k=, plies=, iterations= or seconds=")
+        try:
+            opts[SIM_OPTIONS[key]] = float(text) if key == "seconds" else int(text)
+        except ValueError:
+            raise ValueError(f"sim player option {part!r}: not a number") from None
+    if opts.get("candidates", 1) < 1 or opts.get("plies", 0) < 0 or opts.get("iterations", 1) < 1:
+        raise ValueError("sim player: k >= 1, plies >= 0, iterations >= 1")
+    return SimPlayer(seed, **opts)  # type: ignore[arg-type]
+
+
 PLAYERS: dict[str, Callable[[int | str], Player]] = {
     "greedy": lambda seed: GreedyPlayer(),
     "random": lambda seed: RandomPlayer(seed),
     "equity": lambda seed: EquityPlayer(),
+    "sim": lambda seed: SimPlayer(seed),
 }
 
 
 def make_player(name: str, seed: int | str = 0) -> Player:
-    """A player by name (``greedy``, ``random``, ``equity``); ValueError names the known ones."""
+    """A player by name (``greedy``, ``random``, ``equity``, ``sim`` or ``sim:k=8:plies=2:iterations=300``);
+    ValueError names the known ones."""
+    if name.startswith("sim:"):
+        return sim_player(name, seed)
     try:
         return PLAYERS[name](seed)
     except KeyError:
