@@ -35,7 +35,7 @@ from pydantic import ValidationError
 
 from engine import EngineError, Lexicon, get_ruleset
 
-from . import cli_equity, cli_games, cli_sim, service
+from . import cli_endgame, cli_equity, cli_games, cli_sim, service
 from .cli_text import breakdown_lines, columns, equity_table, table, warning_lines
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
@@ -305,6 +305,7 @@ def parser() -> argparse.ArgumentParser:
     cli_games.add_parsers(sub)
     cli_equity.add_parsers(sub)
     cli_sim.add_parsers(sub)
+    cli_endgame.add_parsers(sub)
     return p
 
 

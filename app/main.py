@@ -26,7 +26,7 @@ from .limits import Gate
 from .observability import COMPILES, Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
-from .routers import analyze, cgp, compare, docs, games, health, lexicons, page, tiles
+from .routers import analyze, cgp, compare, docs, endgame, games, health, lexicons, page, tiles
 from .routers import simulate as simulate_router
 from .settings import Settings, get_settings
 from .store import make_store
@@ -97,7 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.store.on_compiled = lambda result: COMPILES.labels(result=result).inc()
     install_error_handlers(app)
     for router in (games.router, tiles.router, analyze.router, cgp.router, compare.router, lexicons.router, health.router,
-                   page.router, docs.router, simulate_router.router):
+                   page.router, docs.router, simulate_router.router, endgame.router):
         app.include_router(router)
     app.mount("/static", page.static_files(), name="static")
     app.mount(docs.ASSETS_URL, docs.static_files(), name="docs-assets")

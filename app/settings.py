@@ -49,6 +49,8 @@ class Settings(BaseSettings):
     sim_seconds: float = Field(default=3.0, gt=0)  # a simulation's time budget when the request gives none
     sim_max_seconds: float = Field(default=10.0, gt=0)  # the most a request may ask for
     sim_workers: int = Field(default=0, ge=0)  # worker processes per simulation; 0: one per core
+    endgame_timeout: float = Field(default=10.0, gt=0)  # the most seconds one endgame search may take
+    endgame_table_entries: int = Field(default=500_000, ge=16)  # the endgame's transposition table (~150 B each)
 
     keepalive_timeout: int = Field(default=5, ge=1)  # idle keep-alive connections close after this
     connection_max_age: float = Field(default=3.0, ge=0)  # then answer with Connection: close; 0: never
