@@ -28,7 +28,6 @@ import os
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -36,17 +35,11 @@ from pydantic import ValidationError
 from engine import EngineError, Lexicon, get_ruleset
 
 from . import cli_endgame, cli_equity, cli_games, cli_sim, service
-from .cli_text import breakdown_lines, columns, equity_table, table, warning_lines
+from .cli_text import breakdown_lines, columns, equity_table, read_rows, table, warning_lines
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
 from .store import make_store
-
-
-def read_rows(path: str) -> list[str]:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
-    text = text.lstrip("\ufeff")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def lexicon(settings: Settings, name: str | None) -> Lexicon:

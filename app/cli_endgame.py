@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 
 from engine import get_ruleset
 from engine.strategy.endgame import Progress
 
+from .cli_text import read_rows
 from .routers.endgame import DEFAULT_BUDGET, preendgame_solved, solved
 from .schemas_endgame import EndgameIn, PreEndgameIn
 from .settings import Settings
 from .store import make_store
-
-
-def read_rows(path: str) -> list[str]:
-    """A board or heights file as app.cli reads one (app.cli imports this module, so not from there)."""
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
-    return [line.strip() for line in text.lstrip("\ufeff").splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
 
 
 def scores(text: str) -> list[int]:

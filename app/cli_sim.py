@@ -18,19 +18,13 @@ from typing import Any, TextIO
 
 from engine import get_ruleset
 
-from .cli_text import columns
+from .cli_text import columns, read_rows
 from .schemas_sim import SimulateIn
 from .service_sim import prepare, snapshots
 from .settings import Settings
 from .store import make_store
 
 BAR = 24
-
-
-def read_rows(path: str) -> list[str]:
-    from .cli import read_rows as rows  # the one board reader
-
-    return rows(path)
 
 
 def scores(text: str) -> list[int]:

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
+
+
+def read_rows(path: str) -> list[str]:
+    """A board (or heights) file's rows, '-' for stdin: blank lines and '#' comments dropped
+    (the one board reader of every subcommand)."""
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+    text = text.lstrip("\ufeff")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
 
 
 def columns(rows: Sequence[Sequence[str]], align: str) -> list[str]:
