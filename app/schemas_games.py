@@ -34,6 +34,18 @@ class BestPlayOut(BaseModel):
     score: int
 
 
+class EndgameGradeOut(BaseModel):
+    value_best: int = Field(description="The best first move's value: the final spread change for the player to move "
+                            "(own points minus the opponent's to the end of the game, rack adjustments included), both sides "
+                            "playing their best after it.")
+    value_played: int = Field(description="The same value with the turn's own play (or pass) forced first.")
+    points_lost: int = Field(description="value_best - value_played: what the play cost against the best (0 when it was the best).")
+    proved: bool = Field(description="Both values were searched to the end of the game; false: the best the time budget found.")
+    best_play: str = Field(description="The solver's best first move, in GCG notation as 'play' ('pass' for a pass).")
+    blown: bool = Field(description="A blown endgame: the play lost points against the best (points_lost > 0).")
+    other_rack: str = Field(description="The opponent's rack: the unseen tiles once the bag is empty.")
+
+
 class TurnGradeOut(BaseModel):
     turn: int = Field(description="Turn number, 1-based (bonus and end-of-game lines are not turns).")
     line: int = Field(description="The record's line of this turn.")
@@ -55,6 +67,10 @@ class TurnGradeOut(BaseModel):
     board: list[str] = Field(description="The board before the turn, one string per row as in requests ('.' empty, 'a'-'z' a blank).")
     heights: list[str] | None = Field(description="Stacking games (Upwords): stack heights before the turn, one digit per square; else null.")
     tiles: list[TileOut] = Field(description="A play or a phony taken back: the tiles it put down (empty for exchanges and passes).")
+    endgame: EndgameGradeOut | None = Field(
+        default=None, description="A play or pass made with the bag empty (two players, rack known), graded by the endgame "
+        "solver: the points lost against the best play; null for other turns, or when the time budget left no time "
+        "(a note says so).")
 
 
 class PlayerTotalOut(BaseModel):

@@ -9,6 +9,16 @@ actually kept: a phony taken back, an exchange and a pass keep 0). Per player: t
 and re-scored totals and the points left. The recorded cumulative scores are compared line
 by line with re-scored ones and the first line that differs is named.
 
+Endgames: a play or a pass made with the bag empty (two players, the rack known; the
+opponent's rack is then the unseen tiles) is also graded by the endgame solver
+(:mod:`engine.strategy.endgame`), by value rather than score: ``value_best`` (the best first
+move, both sides then playing their best to the end, rack adjustments included),
+``value_played`` (the same search with the turn's own play forced first), ``points_lost`` (the
+difference) and ``blown`` (points lost). Each such turn has ``ENDGAME_SECONDS`` (half per
+search), within the whole grade's deadline; a search cut short answers with the best found
+and ``proved: False`` (when it found less than the play made, the play is the best found).
+Crossplay's final round is always solved exactly (one ranked query per first play).
+
 Re-scoring the lines that are not tile plays: a challenge bonus and a time penalty are taken
 as recorded; an end-of-game line is checked against the tiles it names: ``RACK (RACK) -N``
 must be the game's rack adjustment of that rack, and ``(RACK) +N`` the rack's value, or twice
@@ -31,13 +41,16 @@ from dataclasses import dataclass, field, replace
 
 from . import search
 from .board import BLANK, LETTER_MASK, format_board, tile_char
-from .errors import IllegalPlayError, TimeBudgetExceeded
+from .errors import EngineError, IllegalPlayError, TimeBudgetExceeded
 from .game import END, PASS, PLAY, WITHDRAWN, Game, GameRules, Turn, placements, tile_counts
 from .gcg import Entry, Imported, gcg_word, position_text
 from .lexicon import Lexicon
 from .plays import Position, top_moves
 from .rules import LETTERS
 from .solver import check_play, place_among
+from .strategy import endgame as eg_solver
+
+ENDGAME_SECONDS = 1.0  # each endgame turn's budget: half for the best play, half for the play made
 
 
 @dataclass(frozen=True)
@@ -52,6 +65,21 @@ class PlacedTile:
     col: int
     letter: str  # uppercase; lowercase for a blank
     blank: bool
+
+
+@dataclass(frozen=True)
+class EndgameGrade:
+    """A turn played with the bag empty, graded by the endgame solver: values are final spread
+    changes for the player to move (own points minus the opponent's, to the end of the game,
+    rack adjustments included), both sides playing their best after the first move."""
+
+    value_best: int  # the best first move's value (proved, or the best found)
+    value_played: int  # the value with the turn's own move forced first
+    points_lost: int  # value_best - value_played (never below 0)
+    proved: bool  # both values searched to the end of the game
+    best_play: str  # the solver's first move, in GCG notation as ``play`` ("8D WO.D", "pass")
+    blown: bool  # the play lost points against the best
+    other_rack: str  # the opponent's rack: the unseen tiles
 
 
 @dataclass(frozen=True)
@@ -75,6 +103,7 @@ class TurnGrade:
     board: tuple[str, ...] = ()  # the board before the turn, in the API's row convention
     heights: tuple[str, ...] | None = None  # stacking games: stack heights before the turn, one digit per square
     tiles: tuple[PlacedTile, ...] = ()  # a play or phony: the tiles it put down
+    endgame: EndgameGrade | None = None  # a play or pass with the bag empty, graded by the endgame solver
 
 
 @dataclass(frozen=True)
@@ -123,6 +152,43 @@ def _end_rescore(rules: GameRules, turn: Turn, others_have_lines: bool) -> int:
     return value if others_have_lines else 2 * value
 
 
+def _endgame_grade(rules: GameRules, lex: Lexicon, cells: list[int], heights: list[int] | None, turn: Turn,
+                   scoreless: int, turns_left: int | None, deadline: float | None, plural_rule: bool
+                   ) -> tuple[EndgameGrade | None, str]:
+    """The endgame solver's grade of a play or pass made with the bag empty, and why not: "" when
+    graded, "bag" when the bag is not empty (or buried tiles hide the opponent's rack), "time"
+    when the budget left no time, "illegal" when the solver does not allow the play (a word
+    outside the lexicon). The opponent's rack is the unseen tiles."""
+    rs = rules.ruleset
+    if rules.players != 2 or not turn.rack or turn.kind not in (PLAY, PASS):
+        return None, "bag"
+    board = format_board(rs, cells)
+    hts = None if heights is None else ["".join(str(h) for h in heights[r * rs.size:(r + 1) * rs.size]) for r in range(rs.size)]
+    try:
+        eg, other = eg_solver.endgame_of(rules, board, turn.rack, None, hts, scoreless, turns_left, plural_rule)
+    except EngineError:  # the bag is not empty (or buried tiles hide the opponent's rack)
+        return None, "bag"
+    played = "pass" if turn.kind == PASS else turn.move.notation  # type: ignore[union-attr]
+    shown = "pass" if turn.kind == PASS else f"{position_text(turn.move)} {gcg_word(rs, cells, turn.move)}"  # type: ignore[arg-type]
+    now = time.monotonic()
+    half = ENDGAME_SECONDS / 2
+    if deadline is not None and deadline - now < 0.05:
+        return None, "time"
+    first_end = now + half if deadline is None else min(now + half, deadline)
+    try:
+        best = eg_solver.solve(eg, lex, first_end)
+        second_end = time.monotonic() + half if deadline is None else min(time.monotonic() + half, deadline)
+        mine = eg_solver.solve(eg, lex, second_end, first=played)
+    except IllegalPlayError:  # a play the solver does not allow (a word outside the lexicon)
+        return None, "illegal"
+    first = best.pv[0].move if best.pv else None
+    value_best, best_play = best.value, "pass" if first is None else f"{position_text(first)} {gcg_word(rs, cells, first)}"
+    if mine.value > value_best:  # an unproved search found less than the play made: the play is the best found
+        value_best, best_play = mine.value, shown
+    lost = value_best - mine.value
+    return EndgameGrade(value_best, mine.value, lost, best.proved and mine.proved, best_play, lost > 0, other), ""
+
+
 def grade(
     imported: Imported,
     lex: Lexicon,
@@ -148,6 +214,8 @@ def grade(
     turn_no = 0
     tail, tails = 0.0, 0.0  # what a turn took besides its search: the mean so far, and the sum (seconds)
     turns_left = sum(t.uses_turn for t in game.turns)
+    scoreless = 0  # consecutive scoreless turns before this one
+    empty_since: int | None = None  # the first turn seen with the bag empty (final-turn games count from it)
     for k, turn in enumerate(game.turns):
         entry: Entry | None = imported.entries[k] if k < len(imported.entries) else None
         began, searched = time.monotonic(), 0.0
@@ -216,6 +284,20 @@ def grade(
         if turn.rack and out_of_time:
             short = True
             cut += 1
+        endgame: EndgameGrade | None = None
+        if turn.rack and turn.kind in (PLAY, PASS):
+            final_left = None
+            if rules.final_turns_after_bag_empty:
+                final_left = rules.players * rules.final_turns_after_bag_empty - (0 if empty_since is None else turn_no - empty_since)
+            if final_left is None or final_left >= 1:
+                eg_start = time.monotonic()
+                endgame, why = _endgame_grade(rules, lex, cells, heights, turn, scoreless, final_left,
+                                                  None if deadline is None else deadline - reserve, plural_rule)
+                searched += time.monotonic() - eg_start
+                if why != "bag":
+                    empty_since = turn_no if empty_since is None else empty_since
+                if why == "time":
+                    notes.append(f"turn {turn_no}: played with the bag empty; not graded by the endgame solver (time budget)")
         placed_tiles: tuple[PlacedTile, ...] = ()
         if turn.kind in (PLAY, WITHDRAWN):
             assert turn.move is not None
@@ -227,8 +309,10 @@ def grade(
             total_plays=total, best=tops, points_left=points_left, cut_short=short,
             board=tuple(format_board(rs, cells)),
             heights=None if heights is None else tuple("".join(str(h) for h in heights[r * n:(r + 1) * n]) for r in range(n)),
-            tiles=placed_tiles,
+            tiles=placed_tiles, endgame=endgame,
         ))
+        if turn.kind != WITHDRAWN or rules.withdrawn_loses_turn:
+            scoreless = scoreless + 1 if turn.kind in rules.scoreless_kinds else 0
         if turn.kind == PLAY:
             assert turn.move is not None
             for i, code in placements(rs, turn.move):
@@ -277,9 +361,18 @@ def _totals(imported: Imported, lex: Lexicon, grades: list[TurnGrade], rescored_
     )
 
 
+def _endgame_mark(e: EndgameGrade | None) -> str:
+    """The table's endgame column: "-" when not an endgame turn, "best" (with a "?" when not
+    proved), or "BLOWN -N (PLAY VALUE)": the points lost and the solver's best first move."""
+    if e is None:
+        return "-"
+    sure = "" if e.proved else "?"
+    return f"best{sure}" if not e.blown else f"BLOWN -{e.points_lost}{sure} ({e.best_play} {e.value_best:+d})"
+
+
 def table(result: GameGrade) -> str:
     """The grade as a text table (the CLI's ``analyze`` output)."""
-    head = ("turn", "player", "rack", "play", "score", "engine", "valid", "rank", "best", "left")
+    head = ("turn", "player", "rack", "play", "score", "engine", "valid", "rank", "best", "left", "endgame")
     rows = [head]
     for t in result.turns:
         best = f"{t.best[0].play} {t.best[0].score}" if t.best else ("(time)" if t.cut_short else "-")
@@ -288,7 +381,7 @@ def table(result: GameGrade) -> str:
             str(t.recorded_score), "-" if t.score is None or t.kind not in (PLAY, WITHDRAWN) else str(t.score),
             "-" if t.valid is None else ("yes" if t.valid else "NO " + ",".join(t.invalid_words)),
             "-" if t.rank is None else f"{t.rank}/{t.total_plays}", best,
-            "-" if t.points_left is None else str(t.points_left),
+            "-" if t.points_left is None else str(t.points_left), _endgame_mark(t.endgame),
         ))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(head))).rstrip() for r in rows]
@@ -304,6 +397,10 @@ def table(result: GameGrade) -> str:
         lines.append(f"first difference: line {d.line} (turn {d.turn}): recorded {d.recorded}, re-scored {d.rescored}")
     if result.cut_short:
         lines.append(f"{result.cut_short} turns were not searched: the time budget ran out")
+    endgames = [t for t in result.turns if t.endgame is not None]
+    if endgames:
+        lines.append("endgame: turns played with the bag empty, graded by the endgame solver "
+                     "(best: the best play; BLOWN -N: points lost against the best; ?: not proved in the time given)")
     lines += list(result.notes)
     lines.append(f"{result.game}, lexicon {result.lexicon}")
     return "\n".join(lines)

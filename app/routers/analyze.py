@@ -23,7 +23,8 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
     summary="Grade every turn of a game record (GCG)",
     description=(
         "Re-score every turn, check its words, rank it among all plays, list the best plays and "
-        "the points left on the table, and compare the recorded cumulative scores with the "
+        "the points left on the table, grade the turns played with the bag empty by the endgame solver (`endgame`: "
+        "the points lost against the best play, a blown endgame flagged), and compare the recorded cumulative scores with the "
         "re-scored ones, naming the first line that differs. One time budget covers the whole "
         "game: turns it does not reach are re-scored but not ranked (`cut_short`). It counts as an "
         "expensive search (503 `busy` when the worker's expensive slots are taken)."
