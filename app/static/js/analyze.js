@@ -130,8 +130,20 @@ export function initAnalyze(page) {
       h('td', { class: t.valid === false ? 'bad' : '' }, valid),
       h('td', { class: 'num' }, t.cut_short ? h('span', { title: 'not searched: the time budget ran out' }, '⏱ not searched') : t.rank === null ? '–' : `${t.rank} of ${t.total_plays}`),
       h('td', { class: 'best' }, best ? [playEl(best.play, t.board).el, ` ${best.score}`] : '–'),
-      h('td', { class: 'num left' }, dash(t.points_left)));
+      h('td', { class: 'num left' }, dash(t.points_left), endgameMark(t.endgame)));
     return row;
+  }
+
+  // A turn played with the bag empty, graded by the endgame solver (the API's `endgame`): a check
+  // when the play was the best, else the points lost; the title says the solver's best first move.
+  function endgameMark(e) {
+    if (!e) return null;
+    const sure = e.proved ? '' : ' (not proved: the best found in the time given)';
+    const title = e.blown
+      ? `Blown endgame: ${e.points_lost} points lost against the solver's best, ${e.best_play} (${e.value_best > 0 ? '+' : ''}${e.value_best})${sure}`
+      : `Endgame: the best play${sure}`;
+    return h('span', { class: e.blown ? 'mark bad endgame' : 'mark endgame', title, 'aria-label': title },
+      e.blown ? ` endgame −${e.points_lost}` : ' endgame ✓');
   }
 
   function render(out) {
