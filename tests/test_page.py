@@ -1098,3 +1098,24 @@ def test_other_modules_see_the_position_and_the_selected_play(page: Page, server
     assert now == seen[0]
     expect(page.locator("#selected-actions #play-it")).to_be_visible()
     expect(page.locator("#extra-panels")).to_be_attached()
+
+
+def test_analysis_marks_a_blown_endgame(page: Page, server: str) -> None:
+    from engine import default_lexicon
+    from engine.game import game_rules
+    from engine.gcg import write_gcg
+    from engine.strategy.players import GreedyPlayer
+    from engine.strategy.selfplay import play_game
+
+    # a greedy self-play Crossplay game whose final round blows 6 points (tests/test_analyze_endgame.py)
+    record = write_gcg(play_game(game_rules("crossplay"), default_lexicon(), [GreedyPlayer(), GreedyPlayer()], 3))
+    open_page(page, server)
+    analyze(page, record, "crossplay")
+    expect(page.locator("#a-turns tbody tr")).to_have_count(19)
+    marks = page.locator("#a-turns .endgame")
+    expect(marks).to_have_count(2)
+    expect(marks.nth(0)).to_have_text(" endgame −6")
+    expect(marks.nth(0)).to_have_attribute("title", re.compile(r"^Blown endgame: 6 points lost against the solver's best, \S+ .*\(\+\d+\)$"))
+    expect(marks.nth(1)).to_have_text(" endgame ✓")
+    watch = page.watch  # type: ignore[attr-defined]
+    assert watch.errors == [] and watch.failed == [], (watch.errors, watch.failed)
