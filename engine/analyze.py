@@ -181,6 +181,8 @@ def _endgame_grade(rules: GameRules, lex: Lexicon, cells: list[int], heights: li
         mine = eg_solver.solve(eg, lex, second_end, first=played)
     except IllegalPlayError:  # a play the solver does not allow (a word outside the lexicon)
         return None, "illegal"
+    if best.depth == 0 or mine.depth == 0:  # no first move was valued in time: a bare score is no value
+        return None, "time"
     first = best.pv[0].move if best.pv else None
     value_best, best_play = best.value, "pass" if first is None else f"{position_text(first)} {gcg_word(rs, cells, first)}"
     if mine.value > value_best:  # an unproved search found less than the play made: the play is the best found

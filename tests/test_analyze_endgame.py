@@ -102,6 +102,16 @@ def test_each_endgame_solve_is_bounded(lex: Lexicon, monkeypatch: pytest.MonkeyP
         t.endgame is not None for t in short.turns if t.endgame is not None)
 
 
+def test_no_time_for_an_endgame_is_said(lex: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search that values no first move in its budget grades nothing: the turn says null and a note says why."""
+    monkeypatch.setattr(analyze, "ENDGAME_SECONDS", 0.0)
+    result = grade(read_gcg(write_gcg(game_of("scrabble", 8, lex)), game_rules("scrabble")), lex, 1)
+    notes = [n for n in result.notes if "not graded by the endgame solver (time budget)" in n]
+    graded_turns = [t for t in result.turns if t.endgame]
+    assert notes and len(notes) + len(graded_turns) == len([t for t in graded("scrabble", 8, lex).turns if t.endgame])
+    assert all(e.value_best >= e.value_played for e in (t.endgame for t in graded_turns) if e)
+
+
 def test_cli_marks_blown_endgames(tmp_path: Path, capsys: pytest.CaptureFixture[str], lex: Lexicon) -> None:
     path = tmp_path / "g.gcg"
     path.write_text(write_gcg(game_of("crossplay", 3, lex)))
