@@ -106,10 +106,15 @@ def test_one_tile_in_the_bag_offers_the_pre_endgame(page: Page, server: str) -> 
     expect(page.locator("#endgame[data-done='true']")).to_be_attached(timeout=60_000)
     rows = page.locator("#eg-table tbody tr")
     assert rows.count() >= 1
-    api = post(server, "/v1/games/scrabble/preendgame", {"board": board, "rack": "AEG", "budget": 2})
-    assert rows.count() == len(api["candidates"])
-    assert sorted(rows.nth(k).get_attribute("data-notation") for k in range(rows.count())) == sorted(
-        c["notation"] for c in api["candidates"])
+    # the values are clock-bound (the budget is shared out among the draws), so the order may
+    # differ from a second run; the candidates weighed (the 20 best by score and the pass) do not
+    api = post(server, "/v1/games/scrabble/preendgame", {"board": board, "rack": "AEG", "budget": 2, "limit": 200})
+    assert rows.count() == min(10, len(api["candidates"]))
+    everyone = {c["notation"]: c["score"] for c in api["candidates"]}
+    for k in range(rows.count()):
+        play = rows.nth(k).get_attribute("data-notation")
+        assert play in everyone, play
+        assert rows.nth(k).locator("td").nth(1).inner_text() == str(everyone[play])
     page.locator("#endgame").screenshot(path=str(SHOTS / "preendgame-1280.png"))
 
 

@@ -121,7 +121,7 @@ export function initEndgame() {
       ` · ${a.seconds.toFixed(2)} s · the bag holds one of ${Object.entries(a.draws).map(([ch, k]) => `${k}×${ch}`).join(' ')}`);
     tbody.replaceChildren(...a.candidates.map((c) => h('tr', { 'data-notation': c.notation },
       h('td', { class: 'play' }, notationEl(c.notation)), h('td', { class: 'num' }, String(c.score)),
-      h('td', { class: 'num eg-expected' }, signed(Number(c.expected.toFixed(2)))),
+      h('td', { class: 'num eg-expected' }, `${c.expected > 0 ? '+' : ''}${c.expected.toFixed(2)}`),
       h('td', { class: 'num' }, c.wins === null ? '–' : `${(100 * c.wins).toFixed(0)}%`),
       h('td', {}, c.proved ? 'yes' : 'no'))));
     table.hidden = false;
