@@ -15,9 +15,9 @@ from test_page import MIDGAME, SHOTS, browser, cell, open_page, page, post, serv
 
 from app.routers.endgame import ENDGAME_BOARD, FINAL_ROUND_BOARD
 
-CASES = {
-    "scrabble": (ENDGAME_BOARD, "AEGIIO?"),
-    "crossplay": (FINAL_ROUND_BOARD, "DOORRTY"),
+CASES = {  # board, rack, scores (the side to move's first)
+    "scrabble": (ENDGAME_BOARD, "AEGIIO?", [450, 434]),
+    "crossplay": (FINAL_ROUND_BOARD, "DOORRTY", [442, 490]),
 }
 # A depth cap the search finishes at once: the answer is then the same in the page and the API
 # whatever the load of the machine (a clock-bound search is not).
@@ -25,7 +25,7 @@ DEPTH = 3
 
 
 def query(game: str) -> str:
-    board, rack = CASES[game]
+    board, rack, _ = CASES[game]
     return f"?game={game}&board={'-'.join(board)}&rack={rack.replace('?', '%3F')}"
 
 
@@ -35,11 +35,14 @@ def solve_in_page(pg: Page, game: str) -> dict[str, Any]:
     expect(pg.locator("#endgame")).to_have_attribute("data-mode", "endgame")
     pg.fill("#eg-budget", "30")
     pg.fill("#eg-depth", str(DEPTH))
+    board, rack, scores = CASES[game]
+    pg.fill("#eg-score-you", str(scores[0]))
+    pg.fill("#eg-score-opp", str(scores[1]))
+    expect(pg.locator("#eg-final-turns")).to_be_visible(visible=game == "crossplay")
     pg.click("#eg-run")
     expect(pg.locator("#endgame[data-done='true']")).to_be_attached(timeout=60_000)
-    board, rack = CASES[game]
     return post(pg.server, f"/v1/games/{game}/endgame",  # type: ignore[attr-defined]
-                {"board": board, "rack": rack, "budget": 30, "max_depth": DEPTH})
+                {"board": board, "rack": rack, "scores": scores, "budget": 30, "max_depth": DEPTH})
 
 
 @pytest.mark.parametrize("game", ["scrabble", "crossplay"])
@@ -55,6 +58,11 @@ def test_an_endgame_in_the_page_is_the_apis(page: Page, server: str, game: str) 
     assert f"Value {sign}{api['value']} " in status, (status, api["value"])
     assert ("not proved" in status) == (not api["proved"]), status
     assert f"depth {api['depth']}" in status
+    if api["final_scores"]:  # the API gives them when the variation reaches the end of the game
+        assert "final {}–{}".format(*api["final_scores"]) in status, (status, api["final_scores"])
+    else:
+        assert "final" not in status, status
+    assert api["final_scores"] or not api["proved"], "a proved answer with scores has final scores"
     items = page.locator("#eg-pv li")
     shown = [items.nth(k).get_attribute("data-notation") for k in range(items.count())]
     assert shown == [s["notation"] for s in api["pv"]], (shown, api["pv"])
@@ -96,7 +104,7 @@ def test_no_panel_while_the_bag_holds_tiles(page: Page, server: str) -> None:  #
 
 
 def test_one_tile_in_the_bag_offers_the_pre_endgame(page: Page, server: str) -> None:  # noqa: F811
-    board, rack = CASES["scrabble"]
+    board = CASES["scrabble"][0]
     # four tiles of the rack back among the unseen: 8 of them, a rack and one in the bag
     open_page(page, server, f"?game=scrabble&board={'-'.join(board)}&rack=AEG")
     expect(page.locator("#endgame")).to_have_attribute("data-mode", "preendgame")

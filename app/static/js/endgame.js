@@ -39,6 +39,13 @@ export function initEndgame() {
   const budget = h('input', { type: 'number', id: 'eg-budget', min: '0.5', max: '30', step: '0.5', value: '3' });
   const depth = h('input', { type: 'number', id: 'eg-depth', min: '1', max: '40', step: '1', value: '40' });
   const depthLab = h('label', { class: 'lab' }, 'Max depth ', depth);
+  // Optional: the scores (then the answer gives the final scores, the pre-endgame the share of
+  // wins) and, in Crossplay, which of the two final turns is to be played.
+  const mine = h('input', { type: 'number', id: 'eg-score-you', min: '0', max: '100000', placeholder: '–' });
+  const theirs = h('input', { type: 'number', id: 'eg-score-opp', min: '0', max: '100000', placeholder: '–' });
+  const turns = h('select', { id: 'eg-final-turns' },
+    h('option', { value: '2' }, 'first of two'), h('option', { value: '1' }, 'last'));
+  const turnsLab = h('label', { class: 'lab' }, 'Final turn ', turns);
   const note = h('p', { id: 'eg-note', class: 'muted' });
   const status = h('p', { id: 'eg-status', role: 'status', 'aria-live': 'polite' });
   const error = h('p', { id: 'eg-error', class: 'error', role: 'alert', hidden: true });
@@ -54,6 +61,8 @@ export function initEndgame() {
       h('th', { scope: 'col' }, 'Proved'))), tbody);
   root.append(title, note,
     h('div', { class: 'row-buttons eg-controls' }, run, h('label', { class: 'lab' }, 'Seconds ', budget), depthLab),
+    h('div', { class: 'row-buttons eg-controls' }, h('label', { class: 'lab' }, 'Scores: you ', mine),
+      h('label', { class: 'lab' }, 'opponent ', theirs), turnsLab),
     status, error, pv, stepper, h('div', { class: 'table-wrap' }, table));
 
   function clearMarks() {
@@ -82,6 +91,7 @@ export function initEndgame() {
   }
 
   function reset() {
+    if (answer && step >= 0) { page.board.preview = null; page.board.render(); } // the variation off the board
     answer = null;
     step = -1;
     delete root.dataset.done;
@@ -133,22 +143,26 @@ export function initEndgame() {
     const body = { board: now.board, rack: now.rack, budget: Number(budget.value) || 3 };
     if (now.heights) { body.heights = now.heights; body.plural_rule = now.plural_rule; }
     if (now.lexicon) body.lexicon = now.lexicon;
-    if (mode === 'endgame') body.max_depth = Number(depth.value) || 40;
-    const mine = ++seq;
+    if (mine.value !== '' && theirs.value !== '') body.scores = [Number(mine.value), Number(theirs.value)];
+    if (mode === 'endgame') {
+      body.max_depth = Number(depth.value) || 40;
+      if (now.game === 'crossplay') body.final_turns_left = Number(turns.value);
+    }
+    const ticket = ++seq;
     run.disabled = true;
     status.textContent = 'Solving…';
     try {
       const out = await post(now.game, mode, body);
-      if (mine !== seq) return;
+      if (ticket !== seq) return;
       if (mode === 'endgame') renderEndgame(out); else renderPre(out);
       root.dataset.done = 'true';
     } catch (e) {
-      if (mine !== seq) return;
+      if (ticket !== seq) return;
       status.textContent = '';
       error.textContent = e.message;
       error.hidden = false;
     } finally {
-      if (mine === seq) run.disabled = false;
+      if (ticket === seq) run.disabled = false;
     }
   }
 
@@ -177,6 +191,7 @@ export function initEndgame() {
     title.textContent = mode === 'endgame' ? 'Endgame' : 'Pre-endgame';
     run.textContent = mode === 'endgame' ? 'Solve endgame' : 'Solve pre-endgame';
     depthLab.hidden = mode !== 'endgame';
+    turnsLab.hidden = mode !== 'endgame' || now.game !== 'crossplay';
     note.textContent = mode === 'endgame'
       ? `The bag is empty: the opponent holds the ${total} unseen tile${total === 1 ? '' : 's'}. Both sides' best play to the end of the game.`
       : 'One tile is in the bag: each first play against every tile the bag may hold, solved to the end.';
