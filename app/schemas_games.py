@@ -46,6 +46,21 @@ class EndgameGradeOut(BaseModel):
     other_rack: str = Field(description="The opponent's rack: the unseen tiles once the bag is empty.")
 
 
+WIN_DOC = ("The static win table (the shipped win-probability table by spread and tiles unseen) applied to each play's "
+           "resulting spread: not a simulation, it knows nothing of the board or the racks. Null for Upwords (no table ships) "
+           "and games of more than two players. Where the bag is empty and `endgame` is set, the endgame's points lost are the "
+           "better measure.")
+
+
+class WinGradeOut(BaseModel):
+    after: float = Field(description="The mover's chance of winning after the turn, 0..1 (a draw counts one half), from the "
+                         "re-scored spread after the turn and the tiles the opponent then cannot see.")
+    lost: float | None = Field(description="The chance of winning after the analysis's best play (by score, as `best`) minus "
+                               "`after`, never below 0 (0..1: 0.05 is five percentage points); null when the turn was not searched.")
+    mistake: Literal["small", "medium", "large"] | None = Field(
+        description="The mistake's size by `lost`: null below 0.02, 'small' below 0.05, 'medium' below 0.12, else 'large'.")
+
+
 class TurnGradeOut(BaseModel):
     turn: int = Field(description="Turn number, 1-based (bonus and end-of-game lines are not turns).")
     line: int = Field(description="The record's line of this turn.")
@@ -71,6 +86,7 @@ class TurnGradeOut(BaseModel):
         default=None, description="A play or pass made with the bag empty (two players, rack known), graded by the endgame "
         "solver: the points lost against the best play; null for other turns, or when the time budget left no time "
         "(a note says so).")
+    win: WinGradeOut | None = Field(default=None, description=WIN_DOC)
 
 
 class PlayerTotalOut(BaseModel):

@@ -49,6 +49,7 @@ from .plays import Position, top_moves
 from .rules import LETTERS
 from .solver import check_play, place_among
 from .strategy import endgame as eg_solver
+from .winreview import TurnFacts, WinGrade, placed_by, table_for, win_grades
 
 ENDGAME_SECONDS = 1.0  # each endgame turn's budget: half for the best play, half for the play made
 
@@ -104,6 +105,7 @@ class TurnGrade:
     heights: tuple[str, ...] | None = None  # stacking games: stack heights before the turn, one digit per square
     tiles: tuple[PlacedTile, ...] = ()  # a play or phony: the tiles it put down
     endgame: EndgameGrade | None = None  # a play or pass with the bag empty, graded by the endgame solver
+    win: WinGrade | None = None  # the static win table's figures (engine.winreview); None without a table
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,7 @@ def grade(
     tail, tails = 0.0, 0.0  # what a turn took besides its search: the mean so far, and the sum (seconds)
     turns_left = sum(t.uses_turn for t in game.turns)
     scoreless = 0  # consecutive scoreless turns before this one
+    facts: list[TurnFacts] = []  # per graded turn: what its win figures need
     empty_since: int | None = None  # the first turn seen with the bag empty (final-turn games count from it)
     for k, turn in enumerate(game.turns):
         entry: Entry | None = imported.entries[k] if k < len(imported.entries) else None
@@ -321,8 +324,20 @@ def grade(
                 cells[i] = code
                 if heights is not None:
                     heights[i] += 1
+        totals = [sum(v for j, v in enumerate(rescored_turn) if game.turns[j].player == p) for p in range(rules.players)]
+        facts.append(TurnFacts(
+            player=turn.player, spread_after=totals[turn.player] - sum(v for p, v in enumerate(totals) if p != turn.player),
+            off_board=sum(rs.counts) - sum(1 for c in cells if c), placed=len(placed_tiles) if turn.kind == PLAY else 0,
+            rack=turn.rack or None, points_left=points_left,
+            best_placed=(placed_by(tops[0].play) if tops else 0) if points_left is not None else None))
         tails += time.monotonic() - began - searched
         tail = tails / turn_no
+    wins = win_grades(rules.name, rules.players, rs.rack_size, facts)
+    grades = [replace(g, win=w) for g, w in zip(grades, wins, strict=True)]
+    if grades and table_for(rules.name) is None:
+        notes.append(f"no win figures: no win-probability table ships for {rules.name}")
+    elif grades and rules.players != 2:
+        notes.append("no win figures: the win-probability tables are for two players")
     return _totals(imported, lex, grades, rescored_turn, phony, left_total, cut, notes)
 
 
@@ -372,9 +387,18 @@ def _endgame_mark(e: EndgameGrade | None) -> str:
     return f"best{sure}" if not e.blown else f"BLOWN -{e.points_lost}{sure} ({e.best_play} {e.value_best:+d})"
 
 
+def _win_mark(w: WinGrade | None) -> str:
+    """The table's win column: the mover's win % after the turn, the win % lost (when searched)
+    and the mistake size: "62% -3.1 small"."""
+    if w is None:
+        return "-"
+    lost = "" if w.lost is None else f" -{100 * w.lost:.1f}"
+    return f"{100 * w.after:.0f}%{lost}" + (f" {w.mistake}" if w.mistake else "")
+
+
 def table(result: GameGrade) -> str:
     """The grade as a text table (the CLI's ``analyze`` output)."""
-    head = ("turn", "player", "rack", "play", "score", "engine", "valid", "rank", "best", "left", "endgame")
+    head = ("turn", "player", "rack", "play", "score", "engine", "valid", "rank", "best", "left", "endgame", "win")
     rows = [head]
     for t in result.turns:
         best = f"{t.best[0].play} {t.best[0].score}" if t.best else ("(time)" if t.cut_short else "-")
@@ -383,7 +407,7 @@ def table(result: GameGrade) -> str:
             str(t.recorded_score), "-" if t.score is None or t.kind not in (PLAY, WITHDRAWN) else str(t.score),
             "-" if t.valid is None else ("yes" if t.valid else "NO " + ",".join(t.invalid_words)),
             "-" if t.rank is None else f"{t.rank}/{t.total_plays}", best,
-            "-" if t.points_left is None else str(t.points_left), _endgame_mark(t.endgame),
+            "-" if t.points_left is None else str(t.points_left), _endgame_mark(t.endgame), _win_mark(t.win),
         ))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(r[i].ljust(widths[i]) for i in range(len(head))).rstrip() for r in rows]
@@ -403,6 +427,9 @@ def table(result: GameGrade) -> str:
     if endgames:
         lines.append("endgame: turns played with the bag empty, graded by the endgame solver "
                      "(best: the best play; BLOWN -N: points lost against the best; ?: not proved in the time given)")
+    if any(t.win is not None for t in result.turns):
+        lines.append("win: the mover's win % after the turn (the static win table by spread and tiles unseen, not a simulation), "
+                     "the win % lost against the best play, and the mistake size (small >= 2, medium >= 5, large >= 12 points)")
     lines += list(result.notes)
     lines.append(f"{result.game}, lexicon {result.lexicon}")
     return "\n".join(lines)
