@@ -71,6 +71,54 @@ function playEl(play, rows, cls = '') {
   return { el, text: r.text };
 }
 
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const c of children) if (c) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+// Each player's chance of winning after every turn (the API's `win.after` is the mover's; the
+// other player's is its complement), as a small inline SVG line graph: one point per turn and
+// player, 50% dashed. Null when the grade has no win figures (Upwords).
+export function winGraph(out) {
+  const turns = out.turns;
+  if (!turns.length || turns.some((t) => !t.win) || out.players.length !== 2) return null;
+  const W = 480, H = 170, L = 46, R = 8, T = 8, B = 20;
+  const x = (i) => L + (turns.length === 1 ? 0 : (i * (W - L - R)) / (turns.length - 1));
+  const y = (p) => T + (1 - p) * (H - T - B);
+  const colors = ['#0f6e66', '#c0472f'];
+  const lines = out.players.map((pl, p) => {
+    const pts = turns.map((t, i) => `${x(i).toFixed(1)},${y(t.player === p ? t.win.after : 1 - t.win.after).toFixed(1)}`);
+    return svg('polyline', { points: pts.join(' '), fill: 'none', stroke: colors[p], 'stroke-width': 2, 'data-player': p, class: 'win-line' });
+  });
+  const marks = turns.filter((t) => t.win.mistake).map((t) => svg('circle', {
+    cx: x(turns.indexOf(t)).toFixed(1), cy: y(t.win.after).toFixed(1), r: t.win.mistake === 'large' ? 4 : 3,
+    fill: colors[t.player], class: `win-mistake ${t.win.mistake}` }, svg('title', {}, `Turn ${t.turn}, ${t.name}: ${t.win.mistake} mistake, −${(100 * t.win.lost).toFixed(1)}%`)));
+  const grid = [0, 0.5, 1].map((p) => [svg('line', { x1: L, x2: W - R, y1: y(p), y2: y(p), stroke: '#cfc8b8', 'stroke-dasharray': p === 0.5 ? '4 3' : '' }),
+    svg('text', { x: L - 4, y: y(p) + 4, 'text-anchor': 'end', 'font-size': 13, fill: '#5f6670' }, `${Math.round(p * 100)}%`)]).flat();
+  const axis = svg('text', { x: W - R, y: H - 4, 'text-anchor': 'end', 'font-size': 13, fill: '#5f6670' }, `turn ${turns.length}`);
+  const first = svg('text', { x: L, y: H - 4, 'font-size': 13, fill: '#5f6670' }, 'turn 1');
+  const last = turns[turns.length - 1];
+  const end = out.players.map((pl, p) => `${pl.name} ${Math.round(100 * (last.player === p ? last.win.after : 1 - last.win.after))}%`).join(', ');
+  const label = `Win % over the game, after each of ${turns.length} turns; after the last: ${end}.`;
+  const graph = svg('svg', { viewBox: `0 0 ${W} ${H}`, id: 'a-win-graph', role: 'img', 'aria-label': label },
+    svg('title', {}, label), ...grid, first, axis, ...lines, ...marks);
+  const legend = h('p', { class: 'win-legend' }, out.players.map((pl, p) => h('span', { class: 'win-key' },
+    h('span', { class: `swatch p${p}` }), ` ${pl.name}`)),
+    h('span', { class: 'muted' }, ' · dots: mistakes. The static win table by spread and tiles unseen, not a simulation.'));
+  return h('figure', { class: 'win-figure' }, h('figcaption', {}, 'Win % after each turn'), graph, legend);
+}
+
+// A turn's win figures: the mover's win % after it, the win % lost against the best play and the mistake size.
+function winCell(w) {
+  if (!w) return '–';
+  const shown = w.lost ? (100 * w.lost).toFixed(1) : '0.0';
+  const lost = shown !== '0.0' ? ` −${shown}` : '';
+  return [`${Math.round(100 * w.after)}%${lost}`, w.mistake ? h('span', { class: `mistake ${w.mistake}`, 'data-mistake': w.mistake }, ` ${w.mistake}`) : null];
+}
+
 function dash(v) { return v === null || v === undefined ? '–' : String(v); }
 
 export function initAnalyze(page) {
@@ -100,7 +148,7 @@ export function initAnalyze(page) {
     const lexNote = said && said.toLowerCase() !== out.lexicon.toLowerCase()
       ? ` The record names the word list ${said}; this server has no such list, so words were judged with ${out.lexicon}.` : '';
     return [h('p', { id: 'a-game-why', class: 'a-game' }, h('strong', {}, `Graded as ${title}`), why ? ` (${why})` : '', `, word list ${out.lexicon}.${lexNote}`),
-      totals, agree, notes.length ? h('ul', { class: 'a-notes' }, notes.map((n) => h('li', {}, n))) : null,
+      totals, winGraph(out), agree, notes.length ? h('ul', { class: 'a-notes' }, notes.map((n) => h('li', {}, n))) : null,
       h('p', { class: 'muted' }, 'Select a turn to see the position before it on the board.')];
   }
 
@@ -130,7 +178,8 @@ export function initAnalyze(page) {
       h('td', { class: t.valid === false ? 'bad' : '' }, valid),
       h('td', { class: 'num' }, t.cut_short ? h('span', { title: 'not searched: the time budget ran out' }, '⏱ not searched') : t.rank === null ? '–' : `${t.rank} of ${t.total_plays}`),
       h('td', { class: 'best' }, best ? [playEl(best.play, t.board).el, ` ${best.score}`] : '–'),
-      h('td', { class: 'num left' }, dash(t.points_left), endgameMark(t.endgame)));
+      h('td', { class: 'num left' }, dash(t.points_left), endgameMark(t.endgame)),
+      h('td', { class: 'num win' }, winCell(t.win)));
     return row;
   }
 
