@@ -25,7 +25,9 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
         "Re-score every turn, check its words, rank it among all plays, list the best plays and "
         "the points left on the table, grade the turns played with the bag empty by the endgame solver (`endgame`: "
         "the points lost against the best play, a blown endgame flagged), and compare the recorded cumulative scores with the "
-        "re-scored ones, naming the first line that differs. One time budget covers the whole "
+        "re-scored ones, naming the first line that differs. Each turn's `win` gives the mover's chance of winning after "
+        "it, the chance lost against the best play and a mistake size (small, medium, large): the static win table "
+        "(by spread and tiles unseen) applied to each play's resulting spread, not a simulation; none for Upwords. One time budget covers the whole "
         "game: turns it does not reach are re-scored but not ranked (`cut_short`). It counts as an "
         "expensive search (503 `busy` when the worker's expensive slots are taken)."
     ),
