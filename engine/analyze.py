@@ -389,10 +389,11 @@ def _endgame_mark(e: EndgameGrade | None) -> str:
 
 def _win_mark(w: WinGrade | None) -> str:
     """The table's win column: the mover's win % after the turn, the win % lost (when searched)
-    and the mistake size: "62% -3.1 small"."""
+    (when 0.05 points or more) and the mistake size: "62% -3.1 small"."""
     if w is None:
         return "-"
-    lost = "" if w.lost is None else f" -{100 * w.lost:.1f}"
+    shown = f"{100 * (w.lost or 0):.1f}"
+    lost = "" if shown == "0.0" else f" -{shown}"  # nothing lost, or less than 0.05 points
     return f"{100 * w.after:.0f}%{lost}" + (f" {w.mistake}" if w.mistake else "")
 
 
