@@ -49,7 +49,7 @@ from .plays import Position, top_moves
 from .rules import LETTERS
 from .solver import check_play, place_among
 from .strategy import endgame as eg_solver
-from .winreview import TurnFacts, WinGrade, placed_by, table_for, win_grades
+from .winreview import TurnFacts, WinGrade, table_for, win_grades
 
 ENDGAME_SECONDS = 1.0  # each endgame turn's budget: half for the best play, half for the play made
 
@@ -327,9 +327,7 @@ def grade(
         totals = [sum(v for j, v in enumerate(rescored_turn) if game.turns[j].player == p) for p in range(rules.players)]
         facts.append(TurnFacts(
             player=turn.player, spread_after=totals[turn.player] - sum(v for p, v in enumerate(totals) if p != turn.player),
-            off_board=sum(rs.counts) - sum(1 for c in cells if c), placed=len(placed_tiles) if turn.kind == PLAY else 0,
-            rack=turn.rack or None, points_left=points_left,
-            best_placed=(placed_by(tops[0].play) if tops else 0) if points_left is not None else None))
+            off_board=sum(rs.counts) - sum(1 for c in cells if c), rack=turn.rack or None, points_left=points_left))
         tails += time.monotonic() - began - searched
         tail = tails / turn_no
     wins = win_grades(rules.name, rules.players, rs.rack_size, facts)

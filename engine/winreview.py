@@ -11,9 +11,11 @@ tiles unseen, and nothing about the board or the racks.
   opponent's own rack: its length from the opponent's next turn in the record, else the rack
   size or the tiles left, whichever is fewer).
 - ``lost``: the same P(win) after the analysis's best play (its ``best`` list's first play,
-  by score: the spread then is ``points_left`` higher, and the unseen count shrinks or grows by
-  the tiles that play puts down against the tiles the turn put down) minus ``after``, never
-  below 0; None when the turn was not searched.
+  by score: the spread then is ``points_left`` higher; the unseen count is the turn's own)
+  minus ``after``, never below 0; None when the turn was not searched. The unseen count is
+  kept because the analysis ranks by score alone, and because neighbouring rows of the table
+  differ by a few percent (the parity of the tiles left): moving a row for a play that puts
+  down one tile more would count that noise as a mistake.
 - ``mistake``: None below ``SMALL``, "small" below ``MEDIUM``, "medium" below ``LARGE``, else
   "large" (``lost`` as a fraction: 0.01 is one percentage point). The thresholds are ours:
   the same shape as Woogles' review (three sizes by the win % lost), not its numbers.
@@ -46,10 +48,8 @@ class TurnFacts:
     player: int
     spread_after: int  # the mover's re-scored total minus the opponent's, after the turn
     off_board: int  # tiles not on the board after the turn
-    placed: int  # tiles the turn left on the board
     rack: str | None
     points_left: int | None
-    best_placed: int | None  # tiles the best play puts down; None when not searched
 
 
 def mistake_size(lost: float | None) -> str | None:
@@ -70,14 +70,6 @@ def mover_probability(table: winprob.WinTable, spread: float, unseen: int) -> fl
     return 1.0 - table.probability(-spread, max(unseen, 0))
 
 
-def placed_by(play: str) -> int:
-    """Tiles a play in GCG notation puts down ('8D WO.D': 3); 0 for anything else."""
-    parts = play.split(" ")
-    if len(parts) != 2 or parts[0] in ("exchange", "pass"):
-        return 0
-    return sum(ch != "." for ch in parts[1])
-
-
 def win_grades(game: str, players: int, rack_size: int, facts: list[TurnFacts]) -> list[WinGrade | None]:
     """One grade per turn (see the module docstring); all None without a table or two players."""
     table = table_for(game)
@@ -90,9 +82,8 @@ def win_grades(game: str, players: int, rack_size: int, facts: list[TurnFacts]) 
         unseen = f.off_board - opp_rack
         after = mover_probability(table, f.spread_after, unseen)
         lost: float | None = None
-        if f.points_left is not None and f.best_placed is not None:
-            best_unseen = unseen + f.placed - f.best_placed
-            best = mover_probability(table, f.spread_after + f.points_left, best_unseen)
+        if f.points_left is not None:
+            best = mover_probability(table, f.spread_after + f.points_left, unseen)
             lost = round(max(best - after, 0.0), 4)
         out.append(WinGrade(round(after, 4), lost, mistake_size(lost)))
     return out

@@ -610,7 +610,7 @@ def test_analyze_a_game(page: Page, server: str) -> None:
     expect(rows).to_have_count(4)
     cells = rows.nth(1).locator("td")
     texts = cells.evaluate_all("els => els.map(e => e.textContent)")
-    assert texts == ["2", "bob", "DGOOXYZ", "9A OX", "36", "18 ≠", "yes", "48 of 246", "9A OXY 35", "17", "28% −5.4 medium"], texts
+    assert texts == ["2", "bob", "DGOOXYZ", "9A OX", "36", "18 ≠", "yes", "48 of 246", "9A OXY 35", "17", "28% −4.8 small"], texts
     assert rows.nth(0).locator("td").evaluate_all("els => els.map(e => e.textContent)") == [
         "1", "ann", "AEINRST", "8B ANESTRI", "66", "66", "yes", "1 of 2974", "8B ANESTRI 66", "0", "63%"]
     expect(rows.nth(1)).to_have_class(re.compile(r"\bdiffers\b"))
