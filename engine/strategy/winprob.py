@@ -37,7 +37,6 @@ with the full bag unseen (the first move), and the decided rows above.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -46,6 +45,7 @@ from pathlib import Path
 
 from ..errors import RulesetError
 from ..rules import get_ruleset
+from .leaves import checksum  # the same checksum as the leave files
 
 DATA_DIR = Path(__file__).with_name("leavedata")
 FORMAT = 1
@@ -97,11 +97,6 @@ class WinTable:
         body = {"format": FORMAT, "game": self.game, "max_spread": self.max_spread, "provenance": self.provenance,
                 "model": self.model, "rows": [list(r) for r in self.rows]}
         return {**body, "sha256": checksum(body)}
-
-
-def checksum(body: dict) -> str:
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def dumps(table: WinTable) -> str:
