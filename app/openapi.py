@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from .openapi_games import split_by_game
 from .responses import JSON
 from .schemas import ErrorOut
 
@@ -55,9 +56,18 @@ UPWORDS_BOARD = ["." * 10] * 4 + ["....CAT..."] + ["." * 10] * 5
 UPWORDS_HEIGHTS = ["0" * 10] * 4 + ["0000121000"] + ["0" * 10] * 5
 
 
+FLAT = ["crossplay", "scrabble", "wwf"]  # the 15x15 games with blanks
+
+
 def examples(**named: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """``openapi_examples`` for a request body: name -> {summary, value}."""
-    return {name: {"summary": value.pop("_summary"), "value": value} for name, value in named.items()}
+    """``openapi_examples`` for a request body: name -> {summary, value}; ``_games`` lists the games
+    the request is for (default all; app.openapi_games puts it under those games' paths)."""
+    out = {}
+    for name, value in named.items():
+        out[name] = {"summary": value.pop("_summary"), "value": value}
+        if "_games" in value:
+            out[name]["x-games"] = value.pop("_games")
+    return out
 
 
 MOVES_EXAMPLES = examples(
@@ -65,33 +75,34 @@ MOVES_EXAMPLES = examples(
     midgame={
         "_summary": "A mid-game board, counted and filtered",
         "board": MIDGAME, "rack": "AEINRS?", "limit": 3, "count": True,
-        "filters": {"contains": "K", "no_blanks": True},
+        "filters": {"contains": "K", "no_blanks": True}, "_games": FLAT,
     },
     upwords={
-        "_summary": "Upwords with stack heights (use with game upwords)",
+        "_summary": "Upwords with stack heights (use with game upwords)", "_games": ["upwords"],
         "board": UPWORDS_BOARD, "heights": UPWORDS_HEIGHTS, "rack": "QUIZEAS", "limit": 1,
     },
     compact={"_summary": "A compact list without breakdowns", "rack": "QUIXOTE", "limit": 10, "breakdowns": False},
     equity={"_summary": "Ranked by equity (score + the value of the tiles kept), exchanges included",
-            "rack": "AEQSTUU", "limit": 3, "rank_by": "equity", "exchanges": True, "breakdowns": False},
+            "rack": "AEQSTUU", "limit": 3, "rank_by": "equity", "exchanges": True, "breakdowns": False, "_games": FLAT},
 )
 SCORE_EXAMPLES = examples(
     ranked={"_summary": "Score and rank a play from a rack",
-            "rack": "QUIXOTE", "move": {"row": 8, "col": 6, "direction": "across", "word": "QUIXOTE"}},
-    notation={"_summary": "The same play in notation; lists better plays", "rack": "QUIXOTE", "play": "8C QUIXOTE"},
+            "rack": "QUIXOTE", "move": {"row": 8, "col": 6, "direction": "across", "word": "QUIXOTE"}, "_games": FLAT},
+    notation={"_summary": "The same play in notation; lists better plays", "rack": "QUIXOTE", "play": "8C QUIXOTE", "_games": FLAT},
     phony={"_summary": "A phony is scored and marked invalid",
-           "move": {"row": 8, "col": 7, "direction": "across", "word": "QXZ"}},
+           "move": {"row": 8, "col": 7, "direction": "across", "word": "QXZ"}, "_games": FLAT},
 )
 COMPARE_EXAMPLES = examples(
     seed={"_summary": "QUIXOTE under each flat game",
           "move": {"row": 8, "col": 6, "direction": "across", "word": "QUIXOTE"}},
     notation={"_summary": "The same play in notation", "play": "8F QUIXOTE"},
 )
-END_EXAMPLES = examples(scrabble={"_summary": "One player went out (use with game scrabble)", "racks": ["", "QZ", "AE?"]})
+END_EXAMPLES = examples(scrabble={"_summary": "One player went out (use with game scrabble)", "racks": ["", "QZ", "AE?"],
+                                   "_games": FLAT})
 CHECK_EXAMPLES = examples(words={"_summary": "Three words", "words": ["quixote", "qi", "qxz"]})
 VERIFY_EXAMPLES = examples(
-    midgame={"_summary": "A real mid-game board: no findings", "board": MIDGAME},
-    stray={"_summary": "A stray tile and an unknown word",
+    midgame={"_summary": "A real mid-game board: no findings", "board": MIDGAME, "_games": FLAT},
+    stray={"_summary": "A stray tile and an unknown word", "_games": FLAT,
            "board": ["A" + "." * 14] + ["." * 15] * 6 + [".......QXZ....."] + ["." * 15] * 7},
 )
 
@@ -129,6 +140,19 @@ def _defaults_to_descriptions(doc: dict[str, Any]) -> None:
                 prop["description"] = f"{prop.get('description', '').rstrip()} {words}".strip()
 
 
+def _prune(doc: dict[str, Any]) -> None:
+    """Drop the components no operation uses (the generic bodies the per-game ones replaced)."""
+    schemas = doc.get("components", {}).get("schemas", {})
+    used: set[str] = set()
+    todo = _refs(doc.get("paths", {}))
+    while todo:
+        name = todo.pop()
+        if name not in used and name in schemas:
+            used.add(name)
+            todo |= _refs(schemas[name])
+    doc["components"]["schemas"] = {k: v for k, v in schemas.items() if k in used}
+
+
 def install_openapi(app: FastAPI) -> None:
     """Generate the document once, without the framework's HTTPValidationError shape: every
     operation documents the service's own 422 (the error envelope) instead."""
@@ -147,6 +171,8 @@ def install_openapi(app: FastAPI) -> None:
         schemas = doc.get("components", {}).get("schemas", {})
         for name in ("HTTPValidationError", "ValidationError"):
             schemas.pop(name, None)
+        split_by_game(doc)
+        _prune(doc)
         _defaults_to_descriptions(doc)
         app.openapi_schema = doc
         return doc

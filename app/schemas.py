@@ -38,6 +38,43 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+# ----------------------------------------------------------------------------- rules across fields
+# What the server checks across fields, written into the JSON schema so a request the OpenAPI
+# document accepts is one the server accepts: each rule is a list of branches of which a request
+# matches exactly one (``oneOf``); a field a branch requires is no longer required at the top.
+
+Branch = dict[str, Any]
+NULL: dict[str, Any] = {"type": "null"}
+
+
+def branch(required: tuple[str, ...] = (), **props: dict[str, Any]) -> Branch:
+    return ({"required": list(required)} if required else {}) | {"properties": props}
+
+
+# service.described_play: exactly one of move (fields) and play (notation)
+MOVE_OR_PLAY = [branch(("move",), move={"type": "object"}, play=NULL), branch(("play",), play={"type": "string"}, move=NULL)]
+
+
+def cgp_or_position(required: tuple[str, ...], clash: tuple[str, ...], **other: dict[str, Any]) -> list[Branch]:
+    """expand_cgp and friends: a ``cgp`` string with none of the ``clash`` fields (``other``: what
+    they must be instead of null), or no cgp and the ``required`` position fields."""
+    given = {f: NULL for f in clash} | other
+    return [branch(required, cgp=NULL), branch(("cgp",), cgp={"type": "string"}, **given)]
+
+
+def exactly_one_each(*rules: list[Branch]) -> Any:
+    """A ``json_schema_extra`` adding each rule as a ``oneOf``."""
+
+    def extra(schema: dict[str, Any]) -> None:
+        moved = {f for rule in rules for b in rule for f in b.get("required", [])}
+        required = [f for f in schema.pop("required", []) if f not in moved]
+        if required:
+            schema["required"] = required
+        schema["allOf"] = [{"oneOf": rule} for rule in rules]
+
+    return extra
+
+
 Square = Annotated[list[Annotated[int, Field(ge=1, le=MAX_SIDE)]], Field(min_length=2, max_length=2)]
 
 
@@ -244,7 +281,15 @@ class CgpRequest(RequestModel):
         return expand_cgp(data)
 
 
+# best_moves_payload: exchanges and bag_size only with rank_by equity (a bag_size of 0 passes too)
+EQUITY_ONLY = [branch(("rank_by",), rank_by={"const": "equity"}),
+               branch(rank_by={"const": "score"}, exchanges={"const": False}, bag_size={"enum": [None, 0]})]
+
+
 class MovesIn(CgpRequest):
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(
+        cgp_or_position(("rack",), ("board", "heights", "rack")), EQUITY_ONLY))
+
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack = Field(description="Rack letters, '?' for a blank.", examples=["QUIXOTE"])
@@ -354,6 +399,9 @@ PlayText = Annotated[str, StringConstraints(min_length=1, max_length=2 * MAX_SID
 
 
 class ScoreIn(CgpRequest):
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(
+        MOVE_OR_PLAY, cgp_or_position((), ("board", "heights", "rack"))))
+
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack | None = Field(default=None, description="When given, the play must use tiles from it and its rank is computed.")
@@ -409,6 +457,8 @@ class ScoreOut(BaseModel):
 
 
 class CompareIn(RequestModel):
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(MOVE_OR_PLAY))
+
     board: Board | None = Field(default=None, description=BOARD_DOC)
     move: PlayIn | None = Field(default=None, description="The play as row, col, direction and word. Give either move or play.")
     play: PlayText | None = Field(default=None, description=PLAY_DOC, examples=["8F QUIXOTE"])

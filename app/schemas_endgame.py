@@ -8,13 +8,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.cgp import parse_cgp
 from engine.errors import CGPError
 
 from .cgp_fields import MAX_CGP
-from .schemas import BOARD_DOC, HEIGHTS_DOC, PLURAL_DOC, Board, CgpText, LexiconName, Rack, RequestModel, TileOut
+from .schemas import (
+    BOARD_DOC,
+    HEIGHTS_DOC,
+    PLURAL_DOC,
+    Board,
+    CgpText,
+    LexiconName,
+    Rack,
+    RequestModel,
+    TileOut,
+    cgp_or_position,
+    exactly_one_each,
+)
 
 Score = Annotated[int, Field(ge=-100_000, le=100_000)]
 
@@ -26,6 +38,9 @@ CGP_ENDGAME_DOC = (
 
 
 class EndgameIn(RequestModel):
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(
+        cgp_or_position(("rack",), ("board", "heights", "rack", "other_rack", "scores"))))
+
     board: Board | None = Field(default=None, description=BOARD_DOC)
     heights: Board | None = Field(default=None, description=HEIGHTS_DOC)
     rack: Rack = Field(description="The rack of the side to move, '?' for a blank.", examples=["AEGIIO?"])

@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from engine.analyze import GameGrade
 
-from .schemas import HEIGHTS_DOC, Board, CgpText, LexiconName, Rack, RequestModel, TileOut
+from .schemas import (
+    HEIGHTS_DOC,
+    Board,
+    CgpText,
+    LexiconName,
+    Rack,
+    RequestModel,
+    TileOut,
+    cgp_or_position,
+    exactly_one_each,
+)
 
 GCG_DOC = (
     "The game record in GCG (as Quackle, Macondo and Woogles write it): '#player1 nick Name' lines, "
@@ -126,6 +136,9 @@ def analyze_out(result: GameGrade) -> AnalyzeOut:
 
 class CgpIn(RequestModel):
     """Either ``cgp`` (read it) or a position (write it): the answer gives both forms."""
+
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(cgp_or_position(
+        (), ("board", "heights"), rack={"maxLength": 0}, other_rack={"maxLength": 0})))
 
     cgp: CgpText | None = Field(default=None, description="A CGP line to read; give it alone.")
     board: Board | None = Field(default=None, description="The board to write as CGP: one string per row ('.' empty, 'a'-'z' a blank); omit for an empty board.")

@@ -4,16 +4,28 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .cgp_fields import CGP_DOC
-from .schemas import BOARD_DOC, Board, CgpRequest, CgpText, GameName, LexiconName, Rack
+from .schemas import (
+    BOARD_DOC,
+    Board,
+    CgpRequest,
+    CgpText,
+    GameName,
+    LexiconName,
+    Rack,
+    cgp_or_position,
+    exactly_one_each,
+)
 
 Score = Annotated[int, Field(ge=-100_000, le=100_000)]
 Reason = Literal["one_left", "iterations", "time", "exact", "stopped"]
 
 
 class SimulateIn(CgpRequest):
+    model_config = ConfigDict(json_schema_extra=exactly_one_each(cgp_or_position(("rack",), ("board", "rack"))))
+
     board: Board | None = Field(default=None, description=BOARD_DOC)
     rack: Rack = Field(description="Your rack, '?' for a blank.", examples=["AEINRST"])
     cgp: CgpText | None = Field(

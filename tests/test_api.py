@@ -630,8 +630,8 @@ def test_default_limit_setting(user_dir: Path) -> None:
 
 def test_openapi_docs_are_served(client: TestClient) -> None:
     spec = client.get("/openapi.json").json()
-    assert {"/v1/games", "/v1/games/{game}/moves", "/v1/games/{game}/score", "/v1/games/{game}/end",
-            "/v1/compare", "/v1/lexicons", "/v1/lexicons/{name}/check", "/healthz", "/readyz"} <= set(spec["paths"])
+    assert {"/v1/games", "/v1/games/{game}", "/v1/games/crossplay/moves", "/v1/games/upwords/score",
+            "/v1/games/scrabble/end", "/v1/compare", "/v1/lexicons", "/v1/lexicons/{name}/check", "/healthz", "/readyz"} <= set(spec["paths"])
     assert client.get("/docs").status_code == 200
 
 

@@ -111,7 +111,7 @@ def test_the_default_budget_is_the_setting() -> None:
 
 
 def test_openapi_documents_the_json_and_the_ndjson_answers(client: TestClient) -> None:
-    op = client.get("/openapi.json").json()["paths"]["/v1/games/{game}/simulate"]["post"]
+    op = client.get("/openapi.json").json()["paths"]["/v1/games/scrabble/simulate"]["post"]
     assert set(op["responses"]["200"]["content"]) == {"application/json", "application/x-ndjson"}
     assert {"422", "503", "404"} <= set(op["responses"])
 

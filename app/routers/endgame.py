@@ -40,9 +40,9 @@ FINAL_ROUND_BOARD = [
 ]
 ENDGAME_EXAMPLES = examples(
     scrabble={"_summary": "A Scrabble endgame, the opponent's rack inferred", "board": ENDGAME_BOARD,
-              "rack": "AEGIIO?", "scores": [450, 434], "budget": 3},
+              "rack": "AEGIIO?", "scores": [450, 434], "budget": 3, "_games": ["scrabble"]},
     crossplay={"_summary": "Crossplay's final round (use with game crossplay)", "board": FINAL_ROUND_BOARD,
-               "rack": "DOORRTY", "scores": [442, 490]},
+               "rack": "DOORRTY", "scores": [442, 490], "_games": ["crossplay"]},
 )
 
 

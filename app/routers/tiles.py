@@ -8,15 +8,15 @@ from fastapi import APIRouter, Body
 
 from .. import service
 from ..deps import RulesetDep
-from ..openapi import BODY, MIDGAME, UPWORDS_BOARD, UPWORDS_HEIGHTS, errors, examples
+from ..openapi import BODY, FLAT, MIDGAME, UPWORDS_BOARD, UPWORDS_HEIGHTS, errors, examples
 from ..schemas import UnseenIn, UnseenOut
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
 UNSEEN_EXAMPLES = examples(
-    midgame={"_summary": "A mid-game board and a rack", "board": MIDGAME, "rack": "AEINRS?"},
+    midgame={"_summary": "A mid-game board and a rack", "board": MIDGAME, "rack": "AEINRS?", "_games": FLAT},
     upwords={"_summary": "Upwords with a buried tile (use with game upwords)",
-             "board": UPWORDS_BOARD, "heights": UPWORDS_HEIGHTS, "rack": "QUIZEAS"},
+             "board": UPWORDS_BOARD, "heights": UPWORDS_HEIGHTS, "rack": "QUIZEAS", "_games": ["upwords"]},
 )
 
 

@@ -5,8 +5,8 @@ import type { paths } from "./schema.js";
 
 const client = createClient<paths>({ baseUrl: process.argv[2] });
 
-const { data, error, response } = await client.POST("/v1/games/{game}/moves", {
-  params: { path: { game: "crossplay" } },
+// One path per game: each game's body schema is its own (board size, letters, rack).
+const { data, error, response } = await client.POST("/v1/games/crossplay/moves", {
   body: { rack: "QUIXOTE", limit: 2 },
 });
 if (error !== undefined || data === undefined) {
@@ -25,8 +25,7 @@ console.log(JSON.stringify({
 }));
 
 // An error answer is typed too: the one error envelope.
-const bad = await client.POST("/v1/games/{game}/moves", {
-  params: { path: { game: "crossplay" } },
+const bad = await client.POST("/v1/games/crossplay/moves", {
   body: { rack: "QUIXOTES" },
 });
 console.log(JSON.stringify({ status: bad.response.status, code: bad.error?.error.code ?? null }));
