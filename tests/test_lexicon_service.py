@@ -236,7 +236,7 @@ def test_the_real_server_binds_its_port_before_the_lexicon_is_compiled(tmp_path:
 
 def test_openapi_documents_not_ready_with_retry_after_where_a_lexicon_is_needed() -> None:
     spec = create_app(Settings()).openapi()
-    for path, method in [("/v1/games/{game}/moves", "post"), ("/v1/lexicons/{name}/check", "post"), ("/readyz", "get")]:
+    for path, method in [("/v1/games/wwf/moves", "post"), ("/v1/lexicons/{name}/check", "post"), ("/readyz", "get")]:
         assert "Retry-After" in spec["paths"][path][method]["responses"]["503"]["headers"]
     assert "503" not in spec["paths"]["/v1/lexicons"]["get"]["responses"]  # listing never loads
     codes = spec["components"]["schemas"]["ErrorCode"]["enum"]
