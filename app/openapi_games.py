@@ -54,7 +54,7 @@ def rack(r: Ruleset) -> Schema | None:
 
 
 def racks(r: Ruleset) -> Schema | None:
-    return {"type": "array", "items": rack(r), "minItems": 1, "maxItems": 8}
+    return {"type": "array", "items": rack(r)}  # the number of racks as the model says
 
 
 def coordinate(r: Ruleset) -> Schema | None:
@@ -84,8 +84,9 @@ ONLY_IN = {"square": "MoveFilters", "row": "PlayIn", "col": "PlayIn", "word": "P
 
 
 def _narrowed(prop: Schema, new: Schema | None) -> Schema:
-    """``new`` in place of the non-null part of ``prop``, keeping its description and null."""
-    keep = {k: v for k, v in prop.items() if k in ("title", "description", "examples", "default")}
+    """``new`` in place of the non-null part of ``prop``, keeping its description, null, and the
+    item counts ``new`` leaves open."""
+    keep = {k: v for k, v in prop.items() if k in ("title", "description", "examples", "default", "minItems", "maxItems")}
     nullable = any(s == NULL for s in prop.get("anyOf", []))
     if new is None:
         return keep | NULL
