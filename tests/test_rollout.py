@@ -127,10 +127,12 @@ def test_leave_values_c_cannot_hold_fall_back_to_python(lex: Lexicon) -> None:
     base = shipped("crossplay")
     odd = replace(base, weights={**base.weights, "A4": 5000})  # a feature the C core does not know
     long = replace(base, table={**base.table, "AAAAAAAAAAAAA": 9000})  # 13 tiles
-    assert compiled.compiled_leaves(odd) is None and compiled.compiled_leaves(long) is None
+    unordered = replace(base, table={**base.table, "TSE": 99000})  # Python looks up "EST" only
+    for values in (odd, long, unordered):
+        assert compiled.compiled_leaves(values) is None
     for state in states("crossplay", lex, (3,), 6)[:6]:
         view = view_for(rules, state, lex)
-        for values in (odd, long):
+        for values in (odd, long, unordered):
             ref, _ = rank_by_equity(view.position, lex, values, rules, view.bag_size, view.unseen, limit=1,
                                     exchanges=view.can_exchange, passes=False, count=False)
             got = best_turn(view.position, lex, values, rules, view.bag_size, view.unseen, view.can_exchange)

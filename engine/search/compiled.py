@@ -164,6 +164,8 @@ def compiled_leaves(leaves: LeaveModel) -> object | None:
             row = [0] * 27
             for ch in key:
                 row[0 if ch == "?" else ord(ch) - 64] += 1
+            if key != "".join(chr(64 + t) * row[t] for t in range(1, 27)) + "?" * row[0]:
+                return None  # not canonical: Python would never find it, C would
             counts.extend(row)
         model = _fastgen.leaves(tile_w, vc_w, qu, counts, array("i", leaves.table.values()))
     except (AttributeError, OverflowError, TypeError, ValueError):
