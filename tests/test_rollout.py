@@ -7,8 +7,9 @@ engine.strategy.simulate, each against its reference.
 - ``best_turn`` of both implementations is the turn ``rank_by_equity(limit=1)`` ranks first
   (ties alike), on self-play positions of three games, with and without exchanges;
 - leave values C cannot hold fall back to the Python sub-rack values, with the same answers;
-- the flat rollout gives the same figures as the strict one (whole-game turns applied by
-  engine.game.apply), whole simulations too, on positions through to the end of the game;
+- the flat rollout plays the same turns (plays, scores, racks, bag, the game's end) and gives
+  the same figures as the strict one (whole-game turns applied by engine.game.apply), on
+  positions through to the end of the game, on both implementations; whole simulations too;
 - the equity player plays the same games as one choosing by ``rank_by_equity``.
 """
 
@@ -149,13 +150,25 @@ def test_a_past_deadline_stops_best_turn(lex: Lexicon) -> None:
             search.best_turn(pos, lex, TurnQuery(shipped("wwf"), 80, 7, deadline=0.0))
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_flat_rollout_gives_the_strict_rollouts_figures(game: str, lex: Lexicon) -> None:
+@pytest.mark.parametrize(("game", "implementation", "every"),
+                         [(g, "compiled", 4) for g in GAMES] + [("scrabble", "reference", 12)])
+def test_the_flat_rollout_plays_the_strict_rollouts_turns(game: str, implementation: str, every: int,
+                                                          lex: Lexicon) -> None:
+    if implementation not in search.IMPLEMENTATIONS:
+        pytest.skip("the compiled core is not built")
+    with search.using(implementation):
+        check_rollouts(game, every, lex)
+
+
+def check_rollouts(game: str, every: int, lex: Lexicon) -> None:
+    """Every rollout of a few candidates (plays, the best exchange, the pass) from positions
+    of a seeded game through to its end: the same turns (plays, scores, racks, bag, end)
+    and the same figures."""
     rules = game_rules(game)
     values = shipped(game)
     win = sm.win_model(game)
     ended = kinds = 0
-    for state in states(game, lex, (1,), 4):
+    for state in states(game, lex, (1,), every):
         view = view_for(rules, state, lex)
         me = view.me
         s = sm.setup(rules, view.position, (state.scores[me], state.scores[1 - me]), view.bag_size,
@@ -167,8 +180,11 @@ def test_the_flat_rollout_gives_the_strict_rollouts_figures(game: str, lex: Lexi
         for i in range(2):
             opp, order = sm.deal(s, "flat", i)
             for c in cands:
-                strict = sm.strict_rollout(ctx, c, opp, order, random.Random(i), None)
-                flat = sm._rollout(ctx, c, opp, order, random.Random(i), None)
+                strict_turns: sm.Trace = []
+                flat_turns: sm.Trace = []
+                strict = sm.strict_rollout(ctx, c, opp, order, random.Random(i), None, strict_turns)
+                flat = sm._rollout(ctx, c, opp, order, random.Random(i), None, flat_turns)
+                assert flat_turns == strict_turns, (view.bag_size, sm.describe(c))
                 assert flat == strict, (view.bag_size, sm.describe(c))
                 ended += strict[1] in (0.0, 0.5, 1.0) and view.bag_size < 7
     assert kinds and ended  # exchanges or passes among the candidates, games played to their end

@@ -84,7 +84,7 @@ from ..game import (
     tiles_text,
 )
 from ..lexicon import Lexicon
-from ..plays import Position, TurnQuery
+from ..plays import Move, Position, TurnQuery
 from . import winprob
 from .equity import Candidate, default_bag_size, leave_table, rank_by_equity
 from .leaves import LeaveValues
@@ -297,10 +297,16 @@ def _best(ctx: _Context, state: State, deadline: float | None) -> tuple[Candidat
     return None, table.subracks[-1][1]  # a pass keeps the whole rack
 
 
+# What a rollout's turn did, for the differential tests: (player, kind, move, tiles thrown,
+# score, scores after, racks after, tiles in the bag after, game over)
+Trace = list[tuple]
+
+
 def strict_rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: random.Random,
-                   deadline: float | None) -> tuple[float, float | None]:
+                   deadline: float | None, trace: Trace | None = None) -> tuple[float, float | None]:
     """A rollout as whole-game turns applied strictly (engine.game.apply: every rule checked,
-    every score recomputed): the reference :func:`_rollout` is tested against."""
+    every score recomputed): the reference :func:`_rollout` is tested against (``trace``
+    collects each turn)."""
     s = ctx.setup
     rules = s.rules
     bag = list(order)
@@ -310,7 +316,15 @@ def strict_rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng:
     state = State(cells=tuple(s.position.cells), heights=None, racks=(ctx.rack_text, opp), bag=tuple(counts),
                   scores=s.scores, to_move=0, scoreless=s.scoreless, final_left=s.final_turns_left)
     kept = [c.leave_milli, 0]  # the value of the leave each player's last turn kept
-    state = apply(rules, state, _turn(rules, state, c, bag, rng))
+
+    def play(turn: Turn) -> State:
+        after = apply(rules, state, turn)
+        if trace is not None:
+            trace.append((turn.player, turn.kind, turn.move, turn.tiles, turn.score, after.scores, after.racks,
+                          after.bag_size, after.over))
+        return after
+
+    state = play(_turn(rules, state, c, bag, rng))
     for _ in range(ctx.plies):
         if state.over:
             break
@@ -320,7 +334,7 @@ def strict_rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng:
         else:
             best, kept[p] = _best(ctx, state, deadline)
             turn = _turn(rules, state, best, bag, rng) if best is not None else Turn(p, PASS, rack=state.racks[p])
-        state = apply(rules, state, turn)
+        state = play(turn)
     spread = state.scores[0] - state.scores[1]
     if state.over:
         adj = end_adjustments(rules, state.racks)
@@ -390,7 +404,7 @@ def _step(rules: GameRules, t: _Table, kind: str, placed: Sequence[tuple[int, in
 
 
 def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: random.Random,
-             deadline: float | None) -> tuple[float, float | None]:
+             deadline: float | None, trace: Trace | None = None) -> tuple[float, float | None]:
     """One rollout of candidate ``c`` (see the module docstring): the plies are the equity
     player's single best turns (``engine.search.best_turn``: no leave table built in Python,
     no Move scored again), applied to flat counts; the same turns and figures as
@@ -400,8 +414,15 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
     rs = rules.ruleset
     t = _Table(s, tile_counts(ctx.rack_text), tile_counts(opp), list(order))
     kept = [c.leave_milli, 0]  # the value of the leave each player's last turn kept
-    placed = placements(rs, c.move) if c.move is not None else ()
-    _step(rules, t, c.kind, placed, c.score, c.thrown, rng)
+
+    def play(kind: str, move: Move | None, thrown: str, score: int) -> None:
+        p = t.to_move
+        _step(rules, t, kind, placements(rs, move) if move is not None else (), score, thrown, rng)
+        if trace is not None:
+            trace.append((p, kind, move, thrown, score, tuple(t.scores), tuple(tiles_text(r) for r in t.racks),
+                          len(t.bag), t.over))
+
+    play(c.kind, c.move, c.thrown, c.score)
     face = rs.values
     for _ in range(ctx.plies):
         if t.over:
@@ -409,17 +430,18 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
         p = t.to_move
         rack = t.racks[p]
         if not any(rack):  # an empty rack in a final turn: nothing to play
-            _step(rules, t, PASS, (), 0, "", rng)
+            play(PASS, None, "", 0)
             continue
         bag = len(t.bag)
-        unseen_face = sum(face[x] for x in t.bag) + sum(face[x] * n for x, n in enumerate(t.racks[1 - p]))
         can = rules.exchange_allowed and bag >= max(rules.exchange_min_bag, 1)
-        q = TurnQuery(ctx.values, bag, rules.exchange_max_tiles if can else 0, rules.rack_adjustment,
-                      unseen_face if bag == 0 else 0, rs.end_penalty_per_tile, deadline)
+        unseen_face = 0
+        if bag == 0 and rules.rack_adjustment == "going_out":  # what going out wins: the other rack
+            unseen_face = sum(face[x] * n for x, n in enumerate(t.racks[1 - p]))
+        q = TurnQuery(ctx.values, bag, rules.exchange_max_tiles if can else 0, rules.rack_adjustment, unseen_face,
+                      rs.end_penalty_per_tile, deadline)
         best = search.best_turn(Position(rs, t.cells, rack), ctx.lex, q)
         kept[p] = best.leave_milli
-        _step(rules, t, best.kind, placements(rs, best.move) if best.move is not None else (), best.score,
-              best.thrown, rng)
+        play(best.kind, best.move, best.thrown, best.score)
     spread = t.scores[0] - t.scores[1]
     if t.over:
         adj = end_adjustments(rules, [tiles_text(r) for r in t.racks])
