@@ -15,7 +15,7 @@ from fastapi import Depends, Path, Request
 
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
 
-from .limits import Cost, Gate, check_loop_wait
+from .limits import Cost, Gate, check_loop_wait, quiet
 from .observability import solving
 from .settings import Settings
 
@@ -92,7 +92,8 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
             return answer(lex)
 
     key = name or settings.default_lexicon
-    if cost is Cost.INSTANT and settings.inline_solving and search.instant() and store.status(key)[1] is not None:
+    if (cost is Cost.INSTANT and (settings.inline_solving or quiet(settings.inline_pending)) and search.instant()
+            and store.status(key)[1] is not None):
         return run()
     return await gate.lane(cost).run(run)
 

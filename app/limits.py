@@ -29,7 +29,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
@@ -43,6 +43,10 @@ EXPENSIVE_REJECTED = Counter("wordsolver_expensive_rejected", "Expensive searche
 ARRIVED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("wordsolver_arrived", default=None)
 """When the request being answered reached its worker (time.monotonic), set by app.server's
 protocol; None when the app runs under another server."""
+PENDING: contextvars.ContextVar[Sized | None] = contextvars.ContextVar("wordsolver_pending", default=None)
+"""The requests this worker has read and not answered yet (uvicorn's set of request tasks, the
+one being answered included), set by app.server's protocol; None when the app runs under
+another server."""
 SHED = Counter("wordsolver_shed", "Solving requests refused with 503 busy, by lane and reason", ["lane", "reason"])
 
 T = TypeVar("T")
@@ -222,6 +226,14 @@ def check_loop_wait(budget: float) -> None:
         if waited > budget:
             SHED.labels("loop", "waited").inc()
             raise Busy(0, "loop", 0, waited)
+
+
+def quiet(most: int) -> bool:
+    """Whether at most ``most`` requests are in progress in this worker, the caller's included
+    (False when unknown). Counted when the protocol reads a request head, before any of them
+    runs: a burst read in one turn of the event loop counts whole."""
+    pending = PENDING.get()
+    return pending is not None and len(pending) <= most
 
 
 class Gate:
