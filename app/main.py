@@ -90,6 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
         docs_url=None,  # /docs and /redoc come from routers/docs.py, with local assets
         redoc_url=None,
+        # the service's metrics are Prometheus' (app.observability); FastAPI's OpenTelemetry
+        # bridge, unused, looked up the global providers (reading the environment) on every request
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
