@@ -78,10 +78,11 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
 
     ``expensive`` is a :class:`~app.limits.Cost`, or a bool (True: expensive; False: cheap).
     Instant work (the compiled core with its lexicon loaded) is answered at once on the event
-    loop: it takes a fraction of a millisecond, less than the hop to a thread and back costs a
-    busy worker (measured with wrk: 1.21 -> 0.96 ms of worker CPU per request). Everything
-    else runs in its lane's threads (cheap or expensive), admitted by the lane's bounded queue
-    (503 ``busy`` past it), so the event loop, and the probes it answers, never wait for it.
+    loop when the worker has nothing else in progress (``inline_pending``; always with
+    ``inline_solving``): it takes a fraction of a millisecond, less than the hop to a thread and
+    back (about 0.1 ms in process, 0.3 ms of a lone client's round trip). Everything else runs
+    in its lane's threads (cheap or expensive), admitted by the lane's bounded queue (503
+    ``busy`` past it), so under load the event loop, and the probes it answers, never wait for it.
     """
     cost = expensive if isinstance(expensive, Cost) else (Cost.EXPENSIVE if expensive else Cost.CHEAP)
     check_loop_wait(settings.loop_wait)

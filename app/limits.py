@@ -5,7 +5,9 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
 - **instant**: a top-N search of the compiled core with at most one blank, no ``count``, no
   filters, ``limit`` up to 100, and ``/score`` without a rack or with a blank-less one. These
   take well under a millisecond (measured: median 0.5-0.7 ms, at most 2-3 ms with breakdowns)
-  and are answered on the event loop, where the hop to a thread would cost more than the work.
+  and are answered on the event loop when the worker has nothing else in progress
+  (:func:`quiet`), where the hop to a thread would cost more than the work; otherwise in the
+  cheap lane.
 - **cheap**: ``/score`` with a one-blank rack (ranking it enumerates every legal play: median
   6 ms, up to 40-150 ms) and anything instant when the pure-Python engine answers.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
