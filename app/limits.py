@@ -215,7 +215,29 @@ class Lane:
                 raise
         with self._running():
             context = contextvars.copy_context()
-            return await loop.run_in_executor(self._pool, context.run, fn)
+            done: asyncio.Future[T] = loop.create_future()
+
+            def job() -> None:  # in a lane thread: the answer goes straight to the waiting task
+                try:
+                    result = context.run(fn)
+                except BaseException as exc:  # noqa: BLE001  (raised in the waiting task)
+                    loop.call_soon_threadsafe(_settle, done, None, exc)
+                else:
+                    loop.call_soon_threadsafe(_settle, done, result, None)
+
+            self._pool.submit(job)
+            return await done
+
+
+def _settle(future: asyncio.Future[T], result: T | None, exc: BaseException | None) -> None:
+    """On the event loop: a lane job's outcome to the task awaiting it (gone if cancelled).
+    (``run_in_executor`` chains two futures through callbacks and locks for the same.)"""
+    if future.cancelled():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)  # type: ignore[arg-type]
 
 
 def check_loop_wait(budget: float) -> None:
