@@ -8,14 +8,15 @@ with Retry-After (LexiconStore.get_ready).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Path, Request
 
 from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
 
-from .limits import Cost, Gate, check_loop_wait, quiet
+from .limits import SOLVED, Cost, Gate, check_loop_wait, quiet
 from .observability import solving
 from .settings import Settings
 
@@ -95,8 +96,16 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
     key = name or settings.default_lexicon
     if (cost is Cost.INSTANT and (settings.inline_solving or quiet(settings.inline_pending)) and search.instant()
             and store.status(key)[1] is not None):
+        _solved("loop").inc()
         return run()
-    return await gate.lane(cost).run(run)
+    lane = gate.lane(cost)
+    _solved(lane.name).inc()
+    return await lane.run(run)
+
+
+@functools.cache
+def _solved(where: str) -> Any:
+    return SOLVED.labels(where)
 
 
 async def expensive_gate(request: Request) -> Gate:

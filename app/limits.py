@@ -50,6 +50,7 @@ PENDING: contextvars.ContextVar[Sized | None] = contextvars.ContextVar("wordsolv
 one being answered included), set by app.server's protocol; None when the app runs under
 another server."""
 SHED = Counter("wordsolver_shed", "Solving requests refused with 503 busy, by lane and reason", ["lane", "reason"])
+SOLVED = Counter("wordsolver_solved", "Solving requests by where they ran: the event loop or a lane", ["where"])
 
 T = TypeVar("T")
 
