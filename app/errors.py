@@ -7,11 +7,11 @@ oversized bodies). Unexpected exceptions become a bare JSON 500, never a traceba
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
 
-import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -165,25 +165,32 @@ class _Duplicate(Exception):
     pass
 
 
-def duplicate_key(body: bytes) -> str | None:
-    """The first key that appears twice in one JSON object of ``body`` (JSON itself keeps the
-    last silently), or None; a body that is not JSON is left to the framework's own message."""
+def _unique_pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in items:
+        if k in out:
+            raise _Duplicate(k[:100])
+        out[k] = v
+    return out
 
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for k, v in items:
-            if k in out:
-                raise _Duplicate(k[:100])
-            out[k] = v
-        return out
 
+_DECODER = json.JSONDecoder(object_pairs_hook=_unique_pairs)
+NOT_JSON = object()
+BODY_JSON = "wordsolver.json"
+"""Scope key: the request body parsed as JSON by :class:`BodySizeLimit` (the one parse: the hot
+routes of ``app.fastroutes`` validate it as is), when it is JSON without a repeated key."""
+
+
+def parse_json(body: bytes) -> tuple[Any, str | None]:
+    """``(value, None)`` for a JSON body; ``(None, key)`` when a key appears twice in one object
+    (JSON itself keeps the last silently); ``(NOT_JSON, None)`` for a body that is not JSON (left
+    to the framework's own message). Read as ``json.loads`` reads bytes."""
     try:
-        json.loads(body, object_pairs_hook=pairs)
+        return _DECODER.decode(body.decode(json.detect_encoding(body), "surrogatepass")), None
     except _Duplicate as dup:
-        return str(dup)
+        return None, str(dup)
     except (ValueError, RecursionError):
-        return None
-    return None
+        return NOT_JSON, None
 
 
 class BodySizeLimit:
@@ -212,6 +219,9 @@ class BodySizeLimit:
             )(scope, receive, send)
             return
         declared = headers.get(b"content-length")
+        if declared is None and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, send)  # no body (RFC 9112 6.3): nothing to read or check
+            return
         if declared is not None:
             try:
                 too_big = int(declared) > self.max_bytes
@@ -223,30 +233,35 @@ class BodySizeLimit:
                 return
         messages: list[Message] = []
         size = 0
-        too_big = False
-        with anyio.move_on_after(self.body_timeout) as waited:
-            while True:
-                message = await receive()
-                messages.append(message)
-                if message["type"] != "http.request":
-                    break
-                size += len(message.get("body", b""))
-                if size > self.max_bytes:
-                    too_big = True
-                    break
-                if not message.get("more_body", False):
-                    break
+        too_big = late = False
+        try:
+            async with asyncio.timeout(self.body_timeout):
+                while True:
+                    message = await receive()
+                    messages.append(message)
+                    if message["type"] != "http.request":
+                        break
+                    size += len(message.get("body", b""))
+                    if size > self.max_bytes:
+                        too_big = True
+                        break
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            late = True
         if too_big:
             await self._refuse(scope, receive, send)
             return
-        if waited.cancelled_caught:
+        if late:
             await error_response(
                 408, "request_timeout", f"the request body did not arrive within {self.body_timeout:g} s",
                 {"timeout": self.body_timeout}, headers={"Connection": "close"},
             )(scope, receive, send)
             return
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
-        key = duplicate_key(body) if body else None
+        value, key = parse_json(body) if body else (NOT_JSON, None)
+        if value is not NOT_JSON and key is None:
+            scope[BODY_JSON] = value
         if key is not None:
             await error_response(
                 422, "invalid_request", f"{key}: the key appears more than once in the body",

@@ -5,7 +5,9 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
 - **instant**: a top-N search of the compiled core with at most one blank, no ``count``, no
   filters, ``limit`` up to 100, and ``/score`` without a rack or with a blank-less one. These
   take well under a millisecond (measured: median 0.5-0.7 ms, at most 2-3 ms with breakdowns)
-  and are answered on the event loop, where the hop to a thread would cost more than the work.
+  and are answered on the event loop when the worker has nothing else in progress
+  (:func:`quiet`), where the hop to a thread would cost more than the work; otherwise in the
+  cheap lane.
 - **cheap**: ``/score`` with a one-blank rack (ranking it enumerates every legal play: median
   6 ms, up to 40-150 ms) and anything instant when the pure-Python engine answers.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
@@ -29,7 +31,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sized
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TypeVar
@@ -43,7 +45,12 @@ EXPENSIVE_REJECTED = Counter("wordsolver_expensive_rejected", "Expensive searche
 ARRIVED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("wordsolver_arrived", default=None)
 """When the request being answered reached its worker (time.monotonic), set by app.server's
 protocol; None when the app runs under another server."""
+PENDING: contextvars.ContextVar[Sized | None] = contextvars.ContextVar("wordsolver_pending", default=None)
+"""The requests this worker has read and not answered yet (uvicorn's set of request tasks, the
+one being answered included), set by app.server's protocol; None when the app runs under
+another server."""
 SHED = Counter("wordsolver_shed", "Solving requests refused with 503 busy, by lane and reason", ["lane", "reason"])
+SOLVED = Counter("wordsolver_solved", "Solving requests by where they ran: the event loop or a lane", ["where"])
 
 T = TypeVar("T")
 
@@ -209,7 +216,29 @@ class Lane:
                 raise
         with self._running():
             context = contextvars.copy_context()
-            return await loop.run_in_executor(self._pool, context.run, fn)
+            done: asyncio.Future[T] = loop.create_future()
+
+            def job() -> None:  # in a lane thread: the answer goes straight to the waiting task
+                try:
+                    result = context.run(fn)
+                except BaseException as exc:  # noqa: BLE001  (raised in the waiting task)
+                    loop.call_soon_threadsafe(_settle, done, None, exc)
+                else:
+                    loop.call_soon_threadsafe(_settle, done, result, None)
+
+            self._pool.submit(job)
+            return await done
+
+
+def _settle(future: asyncio.Future[T], result: T | None, exc: BaseException | None) -> None:
+    """On the event loop: a lane job's outcome to the task awaiting it (gone if cancelled).
+    (``run_in_executor`` chains two futures through callbacks and locks for the same.)"""
+    if future.cancelled():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)  # type: ignore[arg-type]
 
 
 def check_loop_wait(budget: float) -> None:
@@ -222,6 +251,14 @@ def check_loop_wait(budget: float) -> None:
         if waited > budget:
             SHED.labels("loop", "waited").inc()
             raise Busy(0, "loop", 0, waited)
+
+
+def quiet(most: int) -> bool:
+    """Whether at most ``most`` requests are in progress in this worker, the caller's included
+    (False when unknown). Counted when the protocol reads a request head, before any of them
+    runs: a burst read in one turn of the event loop counts whole."""
+    pending = PENDING.get()
+    return pending is not None and len(pending) <= most
 
 
 class Gate:

@@ -22,6 +22,7 @@ from engine import GAMES
 from engine.lexicon import cache_writable, default_cache_dir, native_available
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
+from .fastroutes import FastRoutes
 from .limits import Gate
 from .observability import COMPILES, Observe, configure_access_log
 from .openapi import install_openapi
@@ -89,6 +90,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redirect_slashes=False,
         docs_url=None,  # /docs and /redoc come from routers/docs.py, with local assets
         redoc_url=None,
+        # the service's metrics are Prometheus' (app.observability); FastAPI's OpenTelemetry
+        # bridge, unused, looked up the global providers (reading the environment) on every request
+        telemetry={"tracing": False, "metrics": False, "logs": False, "operation_spans": False},
     )
     app.state.settings = settings
     app.state.store = make_store(settings)
@@ -102,6 +106,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", page.static_files(), name="static")
     app.mount(docs.ASSETS_URL, docs.static_files(), name="docs-assets")
     install_openapi(app)
+    if settings.fast_routes:  # innermost: the hot routes skip FastAPI's per-request work (app.fastroutes)
+        app.add_middleware(FastRoutes, service=app)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes, body_timeout=settings.body_timeout)
     # Middleware added later wraps what was added before: CORS goes outside the size limit,
     # so even a 413 carries the CORS headers a browser needs to read it; gzip outside that

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import logging
@@ -23,6 +24,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client import multiprocess as prometheus_multiprocess
@@ -81,7 +83,12 @@ def solving(game: str, endpoint: str) -> Iterator[None]:
     try:
         yield
     finally:
-        SOLVING.labels(game, endpoint).observe(time.perf_counter() - start)
+        _solved(game, endpoint).observe(time.perf_counter() - start)
+
+
+@functools.cache
+def _solved(game: str, endpoint: str) -> Any:
+    return SOLVING.labels(game, endpoint)
 
 
 class JsonLines(logging.Formatter):
@@ -101,6 +108,17 @@ def configure_access_log(enabled: bool) -> None:
         access_log.addHandler(handler)
 
 
+@functools.cache
+def _counted(route: str, game: str, status: int) -> Any:
+    """REQUESTS' child for these labels, made once (routes, games and statuses are few)."""
+    return REQUESTS.labels(route, game, str(status))
+
+
+@functools.cache
+def _timed(route: str) -> Any:
+    return LATENCY.labels(route)
+
+
 class Observe:
     """Request ID, metrics and the access log around every HTTP request; and connection
     recycling: an answer on a keep-alive connection older than ``max_age`` seconds carries
@@ -116,8 +134,11 @@ class Observe:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        given = dict(scope.get("headers") or []).get(b"x-request-id", b"").decode("latin-1")
-        request_id = given if REQUEST_ID.fullmatch(given) else new_request_id()
+        given = ""
+        for name, value in scope.get("headers") or ():
+            if name == b"x-request-id":
+                given = value.decode("latin-1")  # the last one, as a dict of the headers keeps
+        request_id = given if given and REQUEST_ID.fullmatch(given) else new_request_id()
         start = time.perf_counter()
         status = 500
 
@@ -142,8 +163,8 @@ class Observe:
             route = getattr(scope.get("route"), "path", None) or "unmatched"
             game = str((scope.get("path_params") or {}).get("game", "")).lower()
             game = game if game in GAMES else ("" if not game else "unknown")
-            REQUESTS.labels(route, game, str(status)).inc()
-            LATENCY.labels(route).observe(elapsed)
+            _counted(route, game, status).inc()
+            _timed(route).observe(elapsed)
             if access_log.isEnabledFor(logging.INFO):
                 client = scope.get("client")
                 access_log.info("request", extra={"fields": {

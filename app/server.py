@@ -46,7 +46,7 @@ try:  # the C HTTP parser, with uvloop: a third less CPU per cheap request than 
 except ImportError:  # not installed: uvicorn's pure-Python h11
     HttpToolsProtocol = None  # type: ignore[assignment, misc]
 
-from .limits import ARRIVED_AT
+from .limits import ARRIVED_AT, PENDING
 
 log = logging.getLogger("wordsolver.server")
 REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
@@ -128,8 +128,10 @@ class _HeadTimer:
         scope[ARRIVED] = self._arrived or time.monotonic()
 
     def _arrival(self) -> None:
-        """Before the request's task is made: the task copies this context (app.limits.ARRIVED_AT)."""
+        """Before the request's task is made: the task copies this context (app.limits.ARRIVED_AT,
+        and PENDING: the server's set of request tasks, which the new task joins)."""
         ARRIVED_AT.set(self._arrived or time.monotonic())
+        PENDING.set(self.tasks)  # type: ignore[attr-defined]
 
     def _head_late(self) -> None:
         self._head_timer = None

@@ -42,7 +42,9 @@ class Settings(BaseSettings):
     solve_threads: int = Field(default=2, ge=1, le=64)  # cheap searches off the event loop at once per worker
     max_queued: int = Field(default=64, ge=0, le=10_000)  # per lane and worker, waiting for a slot; past it 503 busy
     queue_wait: float = Field(default=1.0, ge=0, le=30)  # seconds a cheap search may wait for a slot
-    inline_solving: bool = False  # instant searches on the event loop (a quarter less CPU; accepts and probes wait)
+    inline_solving: bool = False  # instant searches always on the event loop (a quarter less CPU; accepts and probes wait)
+    inline_pending: int = Field(default=1, ge=0, le=64)  # ... and while at most this many requests are in progress
+    fast_routes: bool = True  # /moves, /score and /healthz skip FastAPI's per-request work (app.fastroutes)
     loop_wait: float = Field(default=1.0, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
     lane_nice: int = Field(default=0, ge=0, le=19)  # solving threads run this much nicer than the event loop
     switch_interval: float = Field(default=0.001, gt=0, le=0.1)  # sys.setswitchinterval in each worker

@@ -4,6 +4,7 @@
     python bench/run.py --engine        # engine only
     python bench/run.py --http          # HTTP only
     python bench/run.py --http --client # what a client sees: round trips next to the engine, one worker
+    python bench/run.py --http --client --against DIR --rounds 3  # ... next to another checkout's service, in turn
     python bench/run.py --against DIR   # this checkout's search next to another's, interleaved
     python bench/run.py --wolges        # engine top-20 next to wolges' top-1, interleaved
     python bench/run.py --repeat 9 --seconds 30 --workers 2 --clients 8
@@ -396,32 +397,58 @@ def round_trips(port: int, request: bytes, calls: int, keep_alive: bool) -> list
         if not keep_alive:
             conn.close()
         out.append((time.perf_counter() - t) * 1000)
+        if keep_alive and resp.getheader("connection", "").lower() == "close":  # recycled (connection_max_age)
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.connect()
         assert resp.status == 200, (resp.status, data[:200])
     conn.close()
     return out
 
 
-def client_table(port: int, calls: int) -> None:
+def client_table(sides: dict[str, int], calls: int, rounds: int = 1) -> None:
     """What a client sees: per position of bench/positions.json, the median round trip of
     ``calls`` requests over a kept-alive connection and with a new connection per request,
     next to the engine's own time for the same question in this process (the search:
     ``find_moves(..., count=False)``); then the medians per blank class. Two questions: the
-    best 20 plays with breakdowns, and the best play without breakdowns."""
+    best 20 plays with breakdowns, and the best play without breakdowns.
+
+    ``sides`` maps a label to a service's port: with two (``--against``), each request goes to
+    both in turn, ``rounds`` times, so load from other processes hits both alike; the last
+    columns are the ratio of what each service adds (this / other)."""
     from engine import default_lexicon  # noqa: PLC0415
 
     lex = default_lexicon()
+    names = list(sides)
+
+    def trips(request: bytes, n: int, keep: bool) -> dict[str, float]:
+        """Median round trip per side, the sides taking turns round by round."""
+        got: dict[str, list[float]] = {name: [] for name in names}
+        for _ in range(rounds):
+            for name in names:
+                got[name] += round_trips(sides[name], request, n, keep)
+        return {name: statistics.median(got[name]) for name in names}
+
     health = _raw_request("GET", "/healthz")
-    for keep in (True, False):
-        round_trips(port, health, 3, keep)  # warm
-    hk, hn = statistics.median(round_trips(port, health, calls * 4, True)), statistics.median(
-        round_trips(port, health, calls * 4, False))
+    for port in sides.values():
+        for keep in (True, False):
+            round_trips(port, health, 3, keep)  # warm
+    hk, hn = trips(health, calls * 4, True), trips(health, calls * 4, False)
     print("What a client sees: Python http.client on loopback, the request bytes prebuilt, timed from the first "
           "byte sent to the last byte read (no JSON decoding); engine = the search alone in this process "
-          f"(find_moves, count=False); medians of {calls} calls\n")
-    print(f"/healthz: kept-alive {hk:.3f} ms, new connection {hn:.3f} ms\n")
+          f"(find_moves, count=False); medians of {calls * rounds} calls" +
+          (f", {rounds} rounds taking turns: {' / '.join(names)}" if len(names) > 1 else "") + "\n")
+    for name in names:
+        print(f"/healthz{' (' + name + ')' if len(names) > 1 else ''}: kept-alive {hk[name]:.3f} ms, "
+              f"new connection {hn[name]:.3f} ms")
+    if len(names) > 1:
+        print(f"/healthz ratio {names[0]} / {names[1]}: kept-alive {hk[names[0]] / hk[names[1]]:.2f}, "
+              f"new connection {hn[names[0]] / hn[names[1]]:.2f}")
+    print()
     questions = (("top 20 + breakdowns", 20, True), ("top 1, no breakdowns", 1, False))
-    rows: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
-    print(f"{'position':24} {'question':22} {'engine ms':>9} {'kept-alive':>10} {'adds':>6} {'new conn':>9} {'adds':>6}")
+    rows: dict[tuple[str, int], list[tuple[float, ...]]] = {}
+    cols = "".join(f" {'kept ' + n[:5]:>10} {'adds':>6} {'new ' + n[:6]:>10} {'adds':>6}" for n in names)
+    print(f"{'position':24} {'question':22} {'engine ms':>9}{cols}")
     for p in POSITIONS:
         rules = get_ruleset(p["game"])
         pos = position(rules, p["board"], p["rack"], p.get("heights"))
@@ -430,20 +457,28 @@ def client_table(port: int, calls: int) -> None:
             if p.get("heights") is not None:
                 body["heights"] = p["heights"]
             req = _raw_request("POST", f"/v1/games/{p['game']}/moves", json.dumps(body).encode())
-            round_trips(port, req, 2, True)  # warm: the worker's caches for this position
+            for port in sides.values():
+                round_trips(port, req, 2, True)  # warm: the worker's caches for this position
             em, *_ = timed(lambda: find_moves(pos, lex, limit=limit, count=False), calls)
-            keep = statistics.median(round_trips(port, req, calls, True))
-            new = statistics.median(round_trips(port, req, calls, False))
-            rows.setdefault((label, p["blanks"]), []).append((em, keep, new))
-            print(f"{p['id']:24} {label:22} {em:9.3f} {keep:10.3f} {keep - em:6.3f} {new:9.3f} {new - em:6.3f}")
-    print(f"\n{'question':22} {'blanks':>6} {'positions':>9} {'engine ms':>9} {'kept-alive':>10} {'adds':>6} "
-          f"{'new conn':>9} {'adds':>6}   (medians over positions)")
+            keep, new = trips(req, calls, True), trips(req, calls, False)
+            row = (em, *(x for n in names for x in (keep[n], new[n])))
+            rows.setdefault((label, p["blanks"]), []).append(row)
+            print(f"{p['id']:24} {label:22} {em:9.3f}" +
+                  "".join(f" {keep[n]:10.3f} {keep[n] - em:6.3f} {new[n]:10.3f} {new[n] - em:6.3f}" for n in names))
+    ratio = "   adds, kept / new: " + f"{names[0]} / {names[1]}" if len(names) > 1 else ""
+    print(f"\n{'question':22} {'blanks':>6} {'positions':>9} {'engine ms':>9}{cols}{ratio}   (medians over positions)")
     for (label, blanks), rs in sorted(rows.items()):
-        med = [statistics.median(r[i] for r in rs) for i in range(3)]
-        adds_keep = statistics.median(r[1] - r[0] for r in rs)
-        adds_new = statistics.median(r[2] - r[0] for r in rs)
-        print(f"{label:22} {blanks:>6} {len(rs):>9} {med[0]:9.3f} {med[1]:10.3f} {adds_keep:6.3f} {med[2]:9.3f} "
-              f"{adds_new:6.3f}")
+        engine = statistics.median(r[0] for r in rs)
+        line = f"{label:22} {blanks:>6} {len(rs):>9} {engine:9.3f}"
+        adds = []
+        for i in range(len(names)):
+            k, nw = 1 + 2 * i, 2 + 2 * i
+            adds.append((statistics.median(r[k] - r[0] for r in rs), statistics.median(r[nw] - r[0] for r in rs)))
+            line += (f" {statistics.median(r[k] for r in rs):10.3f} {adds[-1][0]:6.3f}"
+                     f" {statistics.median(r[nw] for r in rs):10.3f} {adds[-1][1]:6.3f}")
+        if len(names) > 1:
+            line += f"   {adds[0][0] / adds[1][0]:.2f} / {adds[0][1] / adds[1][1]:.2f}"
+        print(line)
     print()
 
 
@@ -510,31 +545,42 @@ def server_table(c, url: str, mids: list[dict], calls: int) -> None:  # type: ig
                   f" {row:9.2f} {row - sm:6.2f}")
 
 
+def _start_service(root: Path, port: int, workers: int) -> subprocess.Popen:  # type: ignore[type-arg]
+    """``wordsolver serve`` of the checkout at ``root`` (its own .venv when it has one), ready."""
+    import httpx  # noqa: PLC0415
+
+    python = root / ".venv" / "bin" / "python"
+    server = subprocess.Popen(  # the same start path as `wordsolver serve`
+        [str(python) if python.exists() else sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", str(workers)],
+        cwd=root, env=dict(os.environ, PYTHONPATH=str(root), WORDSOLVER_LOG_LEVEL="warning"),
+    )
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    server.terminate()
+    raise SystemExit(f"the service of {root} did not become ready")
+
+
 def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port: int = 0,
-               client_only: bool = False) -> None:
+               client_only: bool = False, against: Path | None = None, rounds: int = 1) -> None:
     import httpx  # noqa: PLC0415
 
     port = port or free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    server = subprocess.Popen(  # the same start path as `wordsolver serve`
-        [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--workers", str(workers)],
-        cwd=ROOT, env=dict(env, WORDSOLVER_LOG_LEVEL="warning"),
-    )
+    server = _start_service(ROOT, port, workers)
+    other = _start_service(against.resolve(), free_port(), workers) if against is not None else None
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            try:
-                if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise SystemExit("service did not become ready")
         mids = [p for p in POSITIONS if p["stage"] == "middle" and p["blanks"] == 0 and p["game"] != "upwords"]
-        client_table(port, calls)
+        sides = {"this": port}
+        if other is not None:
+            sides[against.name if against else "other"] = int(other.args[other.args.index("--port") + 1])
+        client_table(sides, calls, rounds)
         if client_only:
             return
         with httpx.Client(timeout=30) as c:
@@ -552,8 +598,10 @@ def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port
         except OSError:
             pass
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for proc in (server, other):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(timeout=30)
 
 
 def main() -> None:
@@ -580,7 +628,7 @@ def main() -> None:
     ap.add_argument("--http-calls", type=int, default=15, help="--http: calls per request for the server time")
     ap.add_argument("--port", type=int, default=0, help="--http: the service's port (default: a free one)")
     args = ap.parse_args()
-    if args.against is not None and not args.wolges:
+    if args.against is not None and not args.wolges and not args.http:
         against_table(args.against, args.rounds, args.calls, set(args.only.split(",")) if args.only else None)
         if not args.engine and not args.http:
             return
@@ -598,7 +646,8 @@ def main() -> None:
     if args.http or both:
         print()
         workers = 1 if args.client else args.workers
-        http_suite(args.seconds, workers, args.clients, args.http_calls, args.port, args.client)
+        http_suite(args.seconds, workers, args.clients, args.http_calls, args.port, args.client,
+                   args.against if args.http else None, args.rounds if args.against is not None else 1)
 
 
 if __name__ == "__main__":

@@ -50,12 +50,32 @@ def _check_shape(rules: Ruleset, rows: list[str], what: str) -> None:
             )
 
 
+def _code_table(blanks: bool) -> bytes:
+    """Each byte's square code (bytes.translate): '.' empty, 'A'-'Z', with ``blanks`` 'a'-'z' a
+    blank; 255 for anything else."""
+    table = bytearray([255]) * 256
+    table[ord(".")] = EMPTY
+    for k, ch in enumerate(LETTERS, start=1):
+        table[ord(ch)] = k
+        if blanks:
+            table[ord(ch.lower())] = k | BLANK
+    return bytes(table)
+
+
+_CODES = {stacking: _code_table(blanks=not stacking) for stacking in (False, True)}
+
+
 def parse_board(rules: Ruleset, rows: list[str] | None) -> list[int]:
     """Parse board text into a flat row-major list of codes; ``None`` means an empty board."""
     n = rules.size
     if rows is None:
         return [EMPTY] * (n * n)
     _check_shape(rules, rows, "board")
+    text = "".join(rows)
+    if text.isascii():  # every square at once; a character that is not a square is named below
+        codes = text.encode("ascii").translate(_CODES[rules.stacking])
+        if b"\xff" not in codes:
+            return list(codes)
     cells: list[int] = []
     for r, row in enumerate(rows, start=1):
         for c, ch in enumerate(row, start=1):

@@ -11,7 +11,8 @@ two on every play of many positions) and builds each part once per position:
   is board tiles, so it is the same word with the same score in every play that makes it.
 
 So only each play's main word is assembled per play. The dicts are shared between the plays of
-one answer: treat them as read-only.
+one answer, and a letter's dict (fixed by its ruleset, square, tile, whether it is new and the
+premiums setting) between answers: treat them as read-only.
 """
 
 from __future__ import annotations
@@ -36,6 +37,22 @@ def _texts(rules: Ruleset) -> list[str]:
     return table
 
 
+Letter = tuple[dict[str, Any], int, int]  # the letter's dict, its points, the word multiplier its square gives
+_LETTERS: dict[tuple[int, bool], tuple[Ruleset, dict[int, Letter]]] = {}
+_MAX_LETTERS = 50_000  # a table past this is emptied (a full one holds 23,400 a game)
+
+
+def _letter_table(rules: Ruleset, premiums: bool) -> dict[int, Letter]:
+    """The letters written so far for this ruleset (held, so its id stays its own) and premiums
+    setting: a letter depends on nothing else, so they are shared by every answer."""
+    held = _LETTERS.get((id(rules), premiums))
+    if held is None or held[0] is not rules:
+        held = _LETTERS[id(rules), premiums] = (rules, {})
+    if len(held[1]) > _MAX_LETTERS:
+        held[1].clear()
+    return held[1]
+
+
 class Breakdowns:
     """``Breakdowns(pos, premiums)(move)`` equals ``breakdown(pos, move, premiums).to_dict(stacking)``
     where ``stacking`` is the game's own (Upwords' letters carry heights, its words flatness)."""
@@ -48,7 +65,7 @@ class Breakdowns:
         self.heights = pos.heights if rules.stacking else None
         self.premiums = premiums and not rules.stacking
         self.text = _texts(rules)
-        self.letters: dict[int, tuple[dict[str, Any], int, int]] = {}
+        self.letters = _letter_table(rules, self.premiums)
         self.crosses: dict[int, dict[str, Any] | None] = {}
         self.bonus = ({"name": rules.bonus_name, "points": 0}, {"name": rules.bonus_name, "points": rules.bonus_points})
 
@@ -117,7 +134,7 @@ class Breakdowns:
             text = text.replace("Qu", "QU")
         return {"word": text, "letters": letters, "letter_total": total, "word_multiplier": mult, "score": total * mult}
 
-    def _letter(self, key: int, i: int, code: int, new: bool) -> tuple[dict[str, Any], int, int]:
+    def _letter(self, key: int, i: int, code: int, new: bool) -> Letter:
         rules, n = self.rules, self.n
         blank = bool(code & BLANK)
         points = 0 if blank else rules.values[code & LETTER_MASK]

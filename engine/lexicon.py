@@ -116,8 +116,14 @@ class Lexicon:
         return self.dawg.walk(codes, state)
 
     def is_word_codes(self, codes: Iterable[int]) -> bool:
-        s = self.walk(codes)
-        return s >= 0 and bool(self.mask[s] & 1)
+        mask, first, child = self.mask, self.first, self.child  # Automaton.step, inlined: boards check every word
+        s = self.root
+        for code in codes:
+            m = mask[s]
+            if not (m >> code) & 1:
+                return False
+            s = child[first[s] + (m & ((1 << code) - 2)).bit_count()]
+        return bool(mask[s] & 1)
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word.isascii() or not word.isalpha():

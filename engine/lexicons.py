@@ -49,6 +49,7 @@ CACHE_LOAD_WAIT = 10.0  # seconds get_ready waits for a load that needs no compi
 # lists compile in the background and their requests get 503 not_ready with Retry-After meanwhile.
 INLINE_COMPILE_WORDS = 20_000
 _INLINE_MAX_BYTES = INLINE_COMPILE_WORDS * 64  # a larger file is not read to count its lines
+RECHECK = 1.0  # seconds get_ready trusts a loaded list's file to be unchanged (a change is noticed within this)
 RETRY_FAILED = 30  # seconds before a compile that ran out of time is tried again
 RETRY_FIRST, RETRY_MAX = 0.5, 4.0  # backoff before a load that failed otherwise (a killed child) is tried again
 log = logging.getLogger("wordsolver.lexicon")
@@ -76,6 +77,7 @@ class _Entry:
     compiling: bool = False  # the load in progress had to compile (or wait for a compile)
     started: float = 0.0
     failures: int = 0  # failures in a row that may pass (the backoff grows with them)
+    checked: float = -math.inf  # when ``lex`` was last seen to be of the file as it is (time.monotonic)
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -185,6 +187,8 @@ class LexiconStore:
             entry = self._entries.setdefault(name, _Entry())
             failed = entry.error is not None and time.monotonic() < entry.retry_at
             current = entry.key == key and (entry.lex is not None or failed)
+            if current and entry.lex is not None:
+                entry.checked = time.monotonic()
             if entry.loading or current:
                 return entry
             entry.loading, entry.compiling, entry.started = True, False, time.monotonic()
@@ -265,6 +269,9 @@ class LexiconStore:
         and raise LexiconNotReadyError (503 with Retry-After in the service). Either wait is
         bounded by CACHE_LOAD_WAIT seconds."""
         key = name or DEFAULT_NAME
+        entry = self._entries.get(key)
+        if entry is not None and entry.lex is not None and time.monotonic() - entry.checked < RECHECK:
+            return entry.lex  # its file was seen unchanged a moment ago: no system call per request
         entry = self.start(key)
         inline = self.compiles_inline(key)
         with self._lock:

@@ -12,6 +12,7 @@ Solving answers carry these as ``warnings``; a board with findings is still solv
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -60,27 +61,19 @@ def _groups(n: int, cells: list[int]) -> list[list[int]]:
     return groups
 
 
-@cache
-def _lines(n: int) -> tuple[tuple[int, ...], ...]:
-    """Every row, then every column, as square indices, each ending with -1 (a sentinel)."""
-    rows = [tuple(r * n + c for c in range(n)) + (-1,) for r in range(n)]
-    cols = [tuple(r * n + c for r in range(n)) + (-1,) for c in range(n)]
-    return tuple(rows + cols)
+_RUN = re.compile(rb"[^\x00]{2,}")  # two or more squares that are not empty
 
 
 def _runs(n: int, cells: list[int]) -> list[list[int]]:
-    """Every run of two or more tiles, across then down."""
-    runs = []
-    for line in _lines(n):
-        run: list[int] = []
-        for i in line:
-            if i >= 0 and cells[i]:
-                run.append(i)
-                continue
-            if len(run) >= 2:
-                runs.append(run)
-            run = []
-    return runs
+    """Every run of two or more tiles, across then down (each line from its start)."""
+    board = bytes(cells)  # square codes are below 128; a zero byte ends each line
+    rows = b"".join([board[i : i + n] + b"\0" for i in range(0, n * n, n)])
+    cols = b"".join([board[c::n] + b"\0" for c in range(n)])
+    m = n + 1
+    across = [list(range(x.start() - x.start() // m, x.end() - x.start() // m)) for x in _RUN.finditer(rows)]
+    down = [list(range((x.start() % m) * n + x.start() // m, (x.end() % m) * n + x.start() // m, n))
+            for x in _RUN.finditer(cols)]
+    return across + down
 
 
 def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> list[Finding]:

@@ -123,6 +123,31 @@ def test_real_server_keeps_answering_concurrent_requests(server: str) -> None:
         assert [f.result() for f in pending] == [200] * 16
 
 
+def test_real_server_solves_a_lone_instant_search_on_its_event_loop(server: str) -> None:
+    """Issue 23: a worker with nothing else in progress answers an instant search on its event
+    loop (no hop to a thread: app.server tells the app how many requests are in progress); a
+    burst still goes through the lanes (issue 21). ``wordsolver_solved_total{where}`` counts both."""
+
+    def solved() -> dict[str, float]:
+        lines = httpx.get(f"{server}/metrics").text.splitlines()
+        return {x.split('"')[1]: float(x.split()[-1]) for x in lines if x.startswith("wordsolver_solved_total{")}
+
+    before = solved()
+    with httpx.Client() as c:  # one request at a time
+        for _ in range(6):
+            assert c.post(f"{server}/v1/games/scrabble/moves", json={"rack": "QUIXOTE", "limit": 1}).status_code == 200
+    lone = solved()
+    assert lone.get("loop", 0) - before.get("loop", 0) == 6, (before, lone)
+    body = {"rack": "AEINST?", "limit": 100}
+    with ThreadPoolExecutor(16) as pool:
+        codes = list(pool.map(lambda _: httpx.post(f"{server}/v1/games/scrabble/moves", json=body, timeout=30).status_code,
+                              range(48)))
+    assert set(codes) <= {200, 503}
+    burst = solved()
+    counted = sum(burst.values()) - sum(lone.values())  # a request read over 1 s late is refused before
+    assert codes.count(200) <= counted <= len(codes), (lone, burst, codes)
+
+
 def _protocols() -> list[type]:
     from app import server
 

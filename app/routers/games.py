@@ -14,14 +14,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body
 
-from engine import GAMES, Lexicon, get_ruleset
+from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset
 
 from .. import service
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep, body_lexicon, solve
-from ..limits import cost_of
+from ..limits import Gate, cost_of
 from ..openapi import BODY, END_EXAMPLES, MOVES_EXAMPLES, SCORE_EXAMPLES, VERIFY_EXAMPLES, errors
 from ..responses import JSON, json_response
 from ..schemas import EndIn, EndOut, GameOut, GamesOut, MovesIn, MovesOut, ScoreIn, ScoreOut, VerifyIn, VerifyOut
+from ..settings import Settings
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 
@@ -52,6 +53,12 @@ async def best_moves(
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
+    return await moves_answer(rules, req, store, settings, gate)
+
+
+async def moves_answer(rules: Ruleset, req: MovesIn, store: LexiconStore, settings: Settings, gate: Gate) -> JSON:
+    """The answer of ``POST /v1/games/{game}/moves`` (also given by app.fastroutes)."""
+
     def answer(lex: Lexicon) -> JSON:
         return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
 
@@ -77,6 +84,12 @@ async def score_play(
     settings: SettingsDep,
     gate: GateDep,
 ) -> JSON:
+    return await score_answer(rules, req, store, settings, gate)
+
+
+async def score_answer(rules: Ruleset, req: ScoreIn, store: LexiconStore, settings: Settings, gate: Gate) -> JSON:
+    """The answer of ``POST /v1/games/{game}/score`` (also given by app.fastroutes)."""
+
     def answer(lex: Lexicon) -> JSON:
         return json_response(service.score_play(rules, lex, req, settings.deadline()))
 

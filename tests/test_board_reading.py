@@ -1,0 +1,71 @@
+"""Reading a board fast (issue 23) changes nothing: the square codes, the runs of tiles and the
+word lookups each equal a plain reading by definition, on random boards and words."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import GAMES, EngineError, Lexicon, from_words, get_ruleset
+from engine.board import BLANK, parse_board
+from engine.verify import _runs
+
+
+def reference_codes(stacking: bool, rows: list[str]) -> list[int] | tuple[int, int]:
+    """Square by square: the codes, or (row, col) of the first character that is not a square."""
+    cells = []
+    for r, row in enumerate(rows, start=1):
+        for c, ch in enumerate(row, start=1):
+            if ch == ".":
+                cells.append(0)
+            elif "A" <= ch <= "Z":
+                cells.append(ord(ch) - 64)
+            elif "a" <= ch <= "z" and not stacking:
+                cells.append((ord(ch) - 96) | BLANK)
+            else:
+                return (r, c)
+    return cells
+
+
+def reference_runs(n: int, cells: list[int]) -> list[list[int]]:
+    runs = []
+    for line in [[r * n + c for c in range(n)] for r in range(n)] + [[r * n + c for r in range(n)] for c in range(n)]:
+        run: list[int] = []
+        for i in [*line, None]:
+            if i is not None and cells[i]:
+                run.append(i)
+            else:
+                if len(run) >= 2:
+                    runs.append(run)
+                run = []
+    return runs
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_board_codes_and_runs_match_a_plain_reading(game: str) -> None:
+    rules = get_ruleset(game)
+    n = rules.size
+    rng = random.Random(23)
+    for trial in range(600):
+        density = rng.random()
+        alphabet = "..ABQZaqz" if trial % 8 else ".Aa?1 é\x00\x7f"
+        rows = ["".join(rng.choice(alphabet) if rng.random() < density else "." for _ in range(n)) for _ in range(n)]
+        want = reference_codes(rules.stacking, rows)
+        if isinstance(want, tuple):
+            with pytest.raises(EngineError) as err:
+                parse_board(rules, rows)
+            assert (err.value.details["row"], err.value.details["col"]) == want
+            continue
+        cells = parse_board(rules, rows)
+        assert cells == want
+        assert _runs(n, cells) == reference_runs(n, cells)
+
+
+def test_word_lookups_match_the_word_set() -> None:
+    rng = random.Random(5)
+    words = {"".join(rng.choice("ABCDE") for _ in range(rng.randint(2, 6))) for _ in range(300)}
+    lex: Lexicon = from_words(words, "small")
+    for _ in range(5000):
+        word = "".join(rng.choice("ABCDEZ") for _ in range(rng.randint(0, 7)))
+        assert lex.is_word_codes([ord(ch) - 64 for ch in word]) == (word in words)
