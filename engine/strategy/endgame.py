@@ -25,7 +25,12 @@ A node of Crossplay's last turn is answered directly: with no rack adjustment it
 the best score the rack can make (or 0 for the pass), one ranked query.
 
 Every play comes from the one search seam (:func:`engine.search.every_play`,
-:func:`engine.search.ranked`), so the compiled core generates underneath.
+:func:`engine.search.ranked`), so the compiled core generates underneath. A node's plays are
+generated once per board and rack and kept in search order (iterative deepening and
+transpositions come back to them); a play's placements are worked out only when it is made, as
+most plays generated at a node are cut off unplayed; the play-out keeps each state's value. The
+search stops 5% of the budget before the deadline (at most :data:`ANSWER_RESERVE` seconds), so
+the answer (the line completed from the table, its Moves) is written within it.
 
 Why a proof is a proof: an iteration that evaluated no leaf by the greedy play-out, and used
 no table entry that came from such an iteration, visited exactly the nodes the same search
@@ -591,7 +596,7 @@ def _complete(solver: Solver, line: list[Play]) -> tuple[list[Play], str]:
                 play = max(solver.plays(), key=lambda p: (p[0], p[2] is not None))
             else:
                 entry = solver.table.get(solver.hash)
-                if entry is None or entry[3] not in solver.plays():
+                if entry is None or not _fits(solver, entry[3]):
                     break
                 play = entry[3]
             mover = solver.side
@@ -606,6 +611,18 @@ def _complete(solver: Solver, line: list[Play]) -> tuple[list[Play], str]:
         for squares, saved in reversed(undo):
             solver.undo(squares, saved)
     return plays, end
+
+
+def _fits(solver: Solver, play: Play) -> bool:
+    """Whether the side to move holds ``play``'s tiles and its squares take them: the table's
+    move for this state, checked without generating the state's plays again (the answer is
+    written after the deadline)."""
+    need = [0] * 27
+    for sq, code in solver.squares(play):
+        need[0 if code & BLANK else code & LETTER_MASK] += 1
+        if solver.cells[sq] and solver.heights is None:
+            return False
+    return all(n <= have for n, have in zip(need, solver.racks[solver.side], strict=True))
 
 
 def _matches(solver: Solver, play: Play, wanted: str) -> bool:
