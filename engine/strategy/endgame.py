@@ -26,9 +26,8 @@ the best score the rack can make (or 0 for the pass), one ranked query.
 
 Every play comes from the one search seam (:func:`engine.search.every_play`,
 :func:`engine.search.ranked`), so the compiled core generates underneath. A node's plays are
-generated once per board and rack and kept in search order (iterative deepening and
-transpositions come back to them); a play's placements are worked out only when it is made, as
-most plays generated at a node are cut off unplayed; the play-out keeps each state's value. The
+ordered by one integer key; a play's placements are worked out only when it is made, as most
+plays generated at a node are cut off unplayed; the play-out keeps each state's value. The
 search stops 5% of the budget before the deadline (at most :data:`ANSWER_RESERVE` seconds), so
 the answer (the line completed from the table, its Moves) is written within it.
 
@@ -204,11 +203,11 @@ class Solver:
     """One search over one endgame (see the module docstring). ``use_table`` and ``ordering``
     exist so tests can show that neither changes the value.
 
-    What a node costs is mostly its plays: they are generated once per board and rack (through
-    the search seam) and kept, ordered, in :attr:`plays_of` (iterative deepening visits the
-    same nodes again, and transpositions reach the same board and rack); the greedy play-out's
-    values are kept per state. Both are bounded like the table (a fifth of ``table_entries``
-    plays, and ``table_entries`` play-out values)."""
+    What a node costs is mostly generating its plays (through the search seam). They are not
+    kept from one visit to the next: a bounded store of them (tried: a fifth of
+    ``table_entries`` plays) made a seven-tile endgame twice as slow, the garbage collector
+    walking the kept plays again and again, for 10-20% at four tiles. The greedy play-out's
+    values are kept per state (plain integers), at most ``table_entries``."""
 
     def __init__(self, eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: int = MAX_DEPTH,
                  table_entries: int = DEFAULT_TABLE_ENTRIES, use_table: bool = True, ordering: bool = True) -> None:
@@ -230,9 +229,6 @@ class Solver:
         self.turns_left = eg.turns_left
         self.bag = eg.bag
         self.table: dict[int, tuple[int, int, int, Play]] = {}
-        self.plays_of: dict[int, list[Play]] = {}  # by board and the mover's rack: every play and the pass, ordered
-        self.plays_held = 0
-        self.plays_bound = max(self.table_entries // 5, 1000)
         self.playouts: dict[int, int] = {}  # by state: the greedy play-out's value
         self.adjustments: dict[int, int] = {}  # by both racks: the end's spread change for the root's side to move
         self.nodes = 0
@@ -282,12 +278,7 @@ class Solver:
 
     def plays(self) -> list[Play]:
         """Every play of the side to move, and the pass: ordered (going out first where that
-        pays, then by score, the pass last) unless ``ordering`` is off. Kept per board and rack;
-        not to be changed by the caller."""
-        key = self.board_hash ^ self.rack_hash[self.side]
-        found = self.plays_of.get(key)
-        if found is not None:
-            return found
+        pays, then by score, the pass last) unless ``ordering`` is off."""
         rack = self.racks[self.side]
         out: list[Play] = []
         if any(rack):
@@ -299,10 +290,6 @@ class Solver:
         out.append(PASS_PLAY)
         if self.ordering:
             out.sort(key=self.order_key())
-        if self.plays_held + len(out) > self.plays_bound:
-            self._forget_plays()
-        self.plays_of[key] = out
-        self.plays_held += len(out)
         return out
 
     def order_key(self) -> Callable[[Play], int]:
@@ -312,13 +299,6 @@ class Solver:
         score, the pass after the plays of its score."""
         held = sum(self.racks[self.side]) if self.rewards_going_out else -1
         return lambda p: (0 if p[1] == held else 1 << 20) - 2 * p[0] + (p[2] is None)
-
-    def _forget_plays(self) -> None:
-        """Drop the oldest lists until at most half the bound is held."""
-        for k in list(self.plays_of):
-            if self.plays_held <= self.plays_bound // 2:
-                break
-            self.plays_held -= len(self.plays_of.pop(k))
 
     def apply(self, squares: Squares) -> tuple:
         """Play the tiles ``squares`` (none: the pass) for the side to move; returns what
