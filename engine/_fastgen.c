@@ -2001,12 +2001,317 @@ done:
     return result;
 }
 
+
+/* ------------------------------------------------------------------ leave values in C */
+
+/* A game's leave values (engine.strategy.leaves.LeaveValues) held in C, so a rack's sub-rack
+ * values are computed here instead of by a table built in Python for every new rack (the
+ * rollout's cost). A leave is worth its table entry when it has one, else the model's sum
+ * of the weights of its features: each tile held once, twice, three times; the
+ * vowel/consonant counts; Q with U. The table is an open-addressed hash on the leave's tiles
+ * (their ids + 1, five bits each, in tile order: up to 12 tiles in a 64-bit key). */
+#define LEAVES_NAME "engine._fastgen.Leaves"
+#define VC_MAX 16
+
+typedef struct {
+    int32_t tile_w[27][3];
+    int32_t vc_w[VC_MAX][VC_MAX];
+    int32_t qu;
+    uint64_t *keys; /* 0: an empty slot (no leave has the key 0: ids + 1 are never 0) */
+    int32_t *vals;
+    size_t mask;    /* capacity - 1, a power of two */
+} Leaves;
+
+static uint64_t leave_hash(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* The key of 27 tile counts; 0 when more than 12 tiles (no table entry is that long). */
+static uint64_t leave_key(const int *counts)
+{
+    uint64_t k = 0;
+    int tiles = 0;
+    for (int t = 0; t < 27; t++)
+        for (int c = 0; c < counts[t]; c++) {
+            if (++tiles > 12)
+                return 0;
+            k = (k << 5) | (uint64_t)(t + 1);
+        }
+    return k;
+}
+
+static const int VOWEL[27] = {[1] = 1, [5] = 1, [9] = 1, [15] = 1, [21] = 1};
+
+/* LeaveValues.milli: the empty leave is 0; a table entry; else the model. */
+static int32_t leave_milli(const Leaves *lv, const int *counts)
+{
+    uint64_t k = leave_key(counts);
+    if (k == 0) {
+        int any = 0;
+        for (int t = 0; t < 27; t++)
+            any |= counts[t];
+        if (!any)
+            return 0;
+    } else {
+        for (size_t s = leave_hash(k) & lv->mask;; s = (s + 1) & lv->mask) {
+            if (lv->keys[s] == k)
+                return lv->vals[s];
+            if (lv->keys[s] == 0)
+                break;
+        }
+    }
+    int32_t sum = 0;
+    int vowels = 0, consonants = 0;
+    for (int t = 0; t < 27; t++) {
+        int n = counts[t];
+        if (!n)
+            continue;
+        for (int level = 0; level < n && level < 3; level++)
+            sum += lv->tile_w[t][level];
+        if (VOWEL[t])
+            vowels += n;
+        else if (t)
+            consonants += n;
+    }
+    if ((vowels || consonants) && vowels < VC_MAX && consonants < VC_MAX)
+        sum += lv->vc_w[vowels][consonants];
+    if (counts[17] && counts[21])
+        sum += lv->qu;
+    return sum;
+}
+
+static void leaves_free(PyObject *capsule)
+{
+    Leaves *lv = PyCapsule_GetPointer(capsule, LEAVES_NAME);
+    if (lv) {
+        PyMem_RawFree(lv->keys);
+        PyMem_RawFree(lv->vals);
+        PyMem_RawFree(lv);
+    }
+}
+
+/* leaves(tile_w, vc_w, qu, table_counts, table_values) -> an opaque copy of the values:
+ * tile_w 27 x 3 int32 (tile, level), vc_w 16 x 16 int32 (vowels, consonants), table_counts
+ * 27 int32 counts per entry, table_values one int32 per entry. */
+static PyObject *leaves(PyObject *self, PyObject *args)
+{
+    Py_buffer tw = {0}, vc = {0}, tc = {0}, tv = {0};
+    int qu;
+    PyObject *result = NULL;
+    Leaves *lv = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*y*iy*y*:leaves", &tw, &vc, &qu, &tc, &tv))
+        return NULL;
+    Py_ssize_t entries = tv.len / 4;
+    if (!need_len("tile_w", &tw, 27 * 3, 4) || !need_len("vc_w", &vc, VC_MAX * VC_MAX, 4) ||
+        !need_len("table_counts", &tc, entries * 27, 4) || tv.len % 4)
+        goto done;
+    size_t cap = 16;
+    while (cap < (size_t)entries * 2 + 16)
+        cap *= 2;
+    lv = PyMem_RawCalloc(1, sizeof(Leaves));
+    if (!lv || !(lv->keys = PyMem_RawCalloc(cap, sizeof(uint64_t))) ||
+        !(lv->vals = PyMem_RawCalloc(cap, sizeof(int32_t)))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    lv->mask = cap - 1;
+    memcpy(lv->tile_w, tw.buf, sizeof lv->tile_w);
+    memcpy(lv->vc_w, vc.buf, sizeof lv->vc_w);
+    lv->qu = qu;
+    const int32_t *counts = tc.buf, *vals = tv.buf;
+    for (Py_ssize_t e = 0; e < entries; e++) {
+        int c[27];
+        for (int t = 0; t < 27; t++) {
+            c[t] = counts[e * 27 + t];
+            if (c[t] < 0 || c[t] > 12) {
+                PyErr_SetString(PyExc_ValueError, "a table entry's counts must be 0..12");
+                goto done;
+            }
+        }
+        uint64_t k = leave_key(c);
+        if (k == 0) {
+            PyErr_SetString(PyExc_ValueError, "table entries hold 1 to 12 tiles");
+            goto done;
+        }
+        size_t s = leave_hash(k) & lv->mask;
+        while (lv->keys[s] && lv->keys[s] != k)
+            s = (s + 1) & lv->mask;
+        lv->keys[s] = k;
+        lv->vals[s] = vals[e];
+    }
+    result = PyCapsule_New(lv, LEAVES_NAME, leaves_free);
+    if (result)
+        lv = NULL;
+done:
+    if (lv) {
+        PyMem_RawFree(lv->keys);
+        PyMem_RawFree(lv->vals);
+        PyMem_RawFree(lv);
+    }
+    PyBuffer_Release(&tw);
+    PyBuffer_Release(&vc);
+    PyBuffer_Release(&tc);
+    PyBuffer_Release(&tv);
+    return result;
+}
+
+/* What tiles kept are worth once the bag is empty (engine.plays.end_milli): END_NONE nothing;
+ * END_GOING_OUT going out 2000 x the unseen tiles' face value, else -2000 x the tiles kept's;
+ * END_PER_TILE -1000 x penalty per tile kept. */
+#define END_NONE 0
+#define END_GOING_OUT 1
+#define END_PER_TILE 2
+
+/* subracks(leaves, rack, values, bag_size, end_rule, unseen_face, penalty, exchange_max)
+ *   -> (leave, strides, drops, exchange)
+ * The values of every sub-rack of ``rack`` (27 int32 counts) as generate() takes them, by
+ * the index of the tiles used (engine.plays.subrack_strides): while the bag holds tiles the
+ * learned values (``leaves``), once it is empty the end rule's. ``exchange``: the best
+ * exchange of 1 to ``exchange_max`` tiles as (leave value, tiles thrown as canonical text),
+ * ties to the text first in order (engine.strategy.equity's order), or None. */
+static PyObject *subracks(PyObject *self, PyObject *args)
+{
+    PyObject *cap;
+    Py_buffer rack = {0}, values = {0};
+    int bag_size, end_rule, penalty, exchange_max;
+    long long unseen_face;
+    PyObject *result = NULL, *leave = NULL, *strides = NULL, *drops = NULL, *exchange = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy*y*iiLii:subracks", &cap, &rack, &values, &bag_size, &end_rule, &unseen_face,
+                          &penalty, &exchange_max))
+        return NULL;
+    const Leaves *lv = PyCapsule_GetPointer(cap, LEAVES_NAME);
+    if (!lv)
+        goto done;
+    if (!need_len("rack", &rack, 27, 4) || !need_len("values", &values, 27, 4))
+        goto done;
+    const int32_t *rk = rack.buf, *face = values.buf;
+    int32_t st[27] = {0};
+    int32_t dr[MAX_N + 1] = {0};
+    int held[27], nheld = 0, size = 1;
+    for (int t = 0; t < 27; t++) {
+        if (rk[t] < 0 || rk[t] > MAX_N) {
+            PyErr_SetString(PyExc_ValueError, "rack counts must be 0..64");
+            goto done;
+        }
+        if (rk[t]) {
+            st[t] = size;
+            held[nheld++] = t;
+            if ((int64_t)size * (rk[t] + 1) > (1 << 20)) {
+                PyErr_SetString(PyExc_ValueError, "too many sub-racks");
+                goto done;
+            }
+            size *= rk[t] + 1;
+        }
+    }
+    leave = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size * 4);
+    if (!leave)
+        goto done;
+    int32_t *out = (int32_t *)PyBytes_AS_STRING(leave);
+    int used[27] = {0}, kept[27];
+    int64_t best_by_k[MAX_N + 1];
+    int has_k[MAX_N + 1] = {0};
+    int ex_i = -1, ntiles = 0;
+    int32_t ex_v = 0;
+    char ex_text[MAX_N + 1] = "", text[MAX_N + 1];
+    for (int i = 0; i < size; i++) {
+        if (i) { /* the next index: mixed-radix increment of the tiles used */
+            for (int j = 0; j < nheld; j++) {
+                int t = held[j];
+                if (used[t] < rk[t]) {
+                    used[t]++;
+                    ntiles++;
+                    break;
+                }
+                ntiles -= used[t];
+                used[t] = 0;
+            }
+        }
+        int nkept = 0;
+        for (int t = 0; t < 27; t++) {
+            kept[t] = rk[t] - used[t];
+            nkept += kept[t];
+        }
+        int32_t v;
+        if (bag_size > 0) {
+            v = leave_milli(lv, kept);
+        } else if (end_rule == END_GOING_OUT) {
+            int64_t f = 0;
+            for (int t = 0; t < 27; t++)
+                f += (int64_t)face[t] * kept[t];
+            v = (int32_t)(nkept ? -2000 * f : 2000 * unseen_face);
+        } else if (end_rule == END_PER_TILE) {
+            v = -1000 * penalty * nkept;
+        } else {
+            v = 0;
+        }
+        out[i] = v;
+        if (i && ntiles <= MAX_N) {
+            if (!has_k[ntiles] || v > best_by_k[ntiles])
+                best_by_k[ntiles] = v;
+            has_k[ntiles] = 1;
+        }
+        if (ntiles >= 1 && ntiles <= exchange_max && (ex_i < 0 || v >= ex_v)) {
+            int k = 0; /* canonical text: letters in order, blanks last */
+            for (int t = 1; t < 27; t++)
+                for (int c = 0; c < used[t]; c++)
+                    text[k++] = (char)('A' + t - 1);
+            for (int c = 0; c < used[0]; c++)
+                text[k++] = '?';
+            text[k] = 0;
+            if (ex_i < 0 || v > ex_v || strcmp(text, ex_text) < 0) {
+                ex_i = i;
+                ex_v = v;
+                memcpy(ex_text, text, (size_t)k + 1);
+            }
+        }
+    }
+    int64_t top = INT64_MIN;
+    for (int k = 0; k <= MAX_N; k++)
+        if (has_k[k] && best_by_k[k] > top)
+            top = best_by_k[k];
+    for (int k = 0; k <= MAX_N; k++)
+        if (has_k[k]) { /* whole points below the best leave a play can keep, rounded down */
+            int64_t d = top - best_by_k[k];
+            dr[k] = (int32_t)(d / 1000);
+        }
+    strides = PyBytes_FromStringAndSize((const char *)st, sizeof st);
+    drops = PyBytes_FromStringAndSize((const char *)dr, sizeof dr);
+    if (!strides || !drops)
+        goto done;
+    if (ex_i >= 0)
+        exchange = Py_BuildValue("(is)", ex_v, ex_text);
+    else
+        exchange = Py_NewRef(Py_None);
+    if (!exchange)
+        goto done;
+    result = PyTuple_Pack(4, leave, strides, drops, exchange);
+done:
+    Py_XDECREF(leave);
+    Py_XDECREF(strides);
+    Py_XDECREF(drops);
+    Py_XDECREF(exchange);
+    PyBuffer_Release(&rack);
+    PyBuffer_Release(&values);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"upwords", upwords, METH_VARARGS,
      "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
      "dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them."},
     {"pack", pack, METH_VARARGS,
      "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
+    {"leaves", leaves, METH_VARARGS,
+     "leaves(tile_w, vc_w, qu, table_counts, table_values) -> a game's leave values held in C."},
+    {"subracks", subracks, METH_VARARGS,
+     "subracks(leaves, rack, values, bag_size, end_rule, unseen_face, penalty, exchange_max) -> "
+     "(leave, strides, drops, exchange): a rack's sub-rack values for generate() and its best exchange."},
     {"generate", generate, METH_VARARGS,
      "generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views, dmask, dfirst, "
      "dchild, droot, gaddag, keep, prune, rank, scores[, min_length, no_blanks, "

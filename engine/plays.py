@@ -17,7 +17,7 @@ import heapq
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from .board import BLANK, LETTER_MASK, check_tile_counts, parse_board, parse_heights, parse_rack
 from .errors import InvalidBoardError, TileCountError, TimeBudgetExceeded
@@ -197,6 +197,113 @@ class Found(NamedTuple):
 
 
 BUDGET_MESSAGE = "the search ran past its time budget; ask for fewer plays or drop count/filters"
+
+
+# ------------------------------------------------------------- the single best turn by equity
+
+
+class LeaveModel(Protocol):
+    """Learned leave values as the search needs them (engine.strategy.leaves.LeaveValues is
+    one): ``milli`` values a leave (27 counts, thousandths of a point); a compiled search may
+    hold ``weights`` and ``table`` itself instead (the same values, looked up in C)."""
+
+    @property
+    def weights(self) -> dict[str, int]: ...
+
+    @property
+    def table(self) -> dict[str, int]: ...
+
+    def milli(self, counts: Sequence[int]) -> int: ...
+
+
+END_RULES = ("none", "going_out", "per_tile")
+
+
+def end_milli(rule: str, kept: Sequence[int], unseen_face: int, face: Sequence[int], penalty: int) -> int:
+    """What tiles ``kept`` are worth once the bag is empty, by the game's end ``rule``
+    (engine.strategy.equity explains each): ``going_out``: going out wins twice the unseen
+    tiles' face value (``unseen_face``), tiles kept cost twice theirs; ``per_tile``: each tile
+    kept costs ``penalty`` points; ``none``: nothing."""
+    if rule == "going_out":
+        if not any(kept):
+            return 2000 * unseen_face
+        return -2000 * sum(face[i] * n for i, n in enumerate(kept))
+    if rule == "per_tile":
+        return -1000 * penalty * sum(kept)
+    return 0
+
+
+class TurnQuery(NamedTuple):
+    """The question of a rollout ply and of the equity player (:func:`engine.search.best_turn`):
+    the single best turn by equity, a play or (when ``exchange_max`` > 0) an exchange of 1 to
+    ``exchange_max`` tiles; the pass when there is neither. While ``bag_size`` > 0 a leave is
+    worth ``leaves``' value, once the bag is empty the ``end_rule``'s (:func:`end_milli`)."""
+
+    leaves: LeaveModel
+    bag_size: int
+    exchange_max: int = 0  # tiles an exchange may throw back now; 0: no exchange
+    end_rule: str = "none"  # one of END_RULES
+    unseen_face: int = 0  # going_out: the face value of the tiles unseen by the player
+    penalty: int = 0  # per_tile: points a tile kept costs
+    deadline: float | None = None
+
+
+class TopTurn(NamedTuple):
+    """The best turn by equity: ``kind`` "play" (``move``), "exchange" (``thrown``, canonical
+    text) or "pass"; ``leave_milli`` the value of the tiles it keeps. Ties: a play before an
+    exchange of the same equity, plays in the ranking order, exchanges by the tiles thrown
+    (alphabetical, blanks last)."""
+
+    kind: str
+    move: Move | None
+    thrown: str
+    score: int
+    leave_milli: int
+
+    @property
+    def equity_milli(self) -> int:
+        return self.score * 1000 + self.leave_milli
+
+
+def subrack_values(rack: Sequence[int], q: TurnQuery, face: Sequence[int]) -> SubrackValues:
+    """Every sub-rack's value for ``q`` (the tiles kept valued by the leaves or the end rule),
+    in Python: the reference for the compiled search's own."""
+    strides, size = subrack_strides(rack)
+    held = [t for t in range(27) if rack[t]]
+    values = [0] * size
+    for i in range(size):
+        kept = list(rack)
+        for t in held:
+            kept[t] -= (i // strides[t]) % (rack[t] + 1)
+        values[i] = q.leaves.milli(kept) if q.bag_size > 0 else end_milli(q.end_rule, kept, q.unseen_face, face,
+                                                                           q.penalty)
+    return SubrackValues(rack, values)
+
+
+def best_exchange(leaves: SubrackValues, exchange_max: int) -> tuple[int, str] | None:
+    """The best exchange of 1 to ``exchange_max`` tiles as (value of the tiles kept, tiles
+    thrown), the tiles thrown first alphabetically among equals; None when there is none."""
+    rack, strides = leaves.rack, leaves.strides
+    best: tuple[int, str] | None = None
+    for i in range(1, len(leaves.values)):
+        used = [(i // strides[t]) % (rack[t] + 1) if rack[t] else 0 for t in range(27)]
+        if not 1 <= sum(used) <= exchange_max:
+            continue
+        thrown = "".join(LETTERS[t - 1] * used[t] for t in range(1, 27)) + "?" * used[0]
+        v = leaves.values[i]
+        if best is None or v > best[0] or (v == best[0] and thrown < best[1]):
+            best = (v, thrown)
+    return best
+
+
+def top_turn(play: Move | None, play_leave: int, exchange: tuple[int, str] | None, keep_all: int) -> TopTurn:
+    """The best of the best play (with the value it keeps) and the best exchange; the pass
+    (keeping every tile, worth ``keep_all``) when there is neither."""
+    if play is not None and (exchange is None or play.score * 1000 + play_leave >= exchange[0]):
+        return TopTurn("play", play, "", play.score, play_leave)
+    if exchange is not None:
+        return TopTurn("exchange", None, exchange[1], 0, exchange[0])
+    return TopTurn("pass", None, "", 0, keep_all)
 
 
 def check_deadline(deadline: float | None) -> None:

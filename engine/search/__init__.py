@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Protocol
 
 from ..lexicon import Lexicon
-from ..plays import Found, Position, Query, RawPlay
+from ..plays import Found, Position, Query, RawPlay, TopTurn, TurnQuery
 from . import compiled, reference
 
 
@@ -38,6 +38,8 @@ class Implementation(Protocol):
 
     def every_play(self, pos: Position, lex: Lexicon, premiums: bool = True,
                    deadline: float | None = None) -> list[RawPlay]: ...
+
+    def best_turn(self, pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn: ...
 
 
 IMPLEMENTATIONS: dict[str, Implementation] = {"reference": reference}
@@ -59,6 +61,13 @@ def ranked(pos: Position, lex: Lexicon, query: Query = DEFAULT) -> Found:
 def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
     """Every legal play, unranked, as generated (:data:`engine.plays.RawPlay`)."""
     return _active.every_play(pos, lex, premiums, deadline)
+
+
+def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
+    """The single best turn by equity (:class:`engine.plays.TurnQuery`): a rollout ply's and
+    the equity player's question. The compiled core values the rack's sub-racks in C from
+    the leaves it holds (loaded once per set of values), so no table is built per rack."""
+    return _active.best_turn(pos, lex, q)
 
 
 def implementation() -> str:

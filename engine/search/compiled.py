@@ -27,6 +27,7 @@ reference.
 
 from __future__ import annotations
 
+import re
 import time
 from array import array
 
@@ -34,20 +35,25 @@ from ..errors import TimeBudgetExceeded
 from ..lexicon import Lexicon
 from ..plays import (
     BUDGET_MESSAGE,
+    END_RULES,
     TILES,
     Found,
+    LeaveModel,
     Move,
     MoveFilter,
     Position,
     Query,
     RawPlay,
     SubrackValues,
+    TopTurn,
+    TurnQuery,
     check_deadline,
     tile,
     top_moves,
+    top_turn,
 )
 from ..rules import Ruleset
-from .rank import beside_rivals, by_equity, enumerated, nothing
+from .rank import beside_rivals, best_turn_with, by_equity, enumerated, nothing
 
 try:
     from .. import _fastgen  # type: ignore[attr-defined]
@@ -102,6 +108,72 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
         return Found([ranked_move(rules.size, r) for r in best], None)
     total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt)
     return Found(top_moves(pos, raws, query.limit), total)
+
+
+def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
+    """The single best turn by equity (engine.search.best_turn): the rack's sub-rack values and
+    its best exchange computed in C from the leaves held there (:func:`compiled_leaves`), then
+    one pruned search for the top play by equity, its heap seeded with the exchange. Upwords
+    and leaves C cannot hold are answered as the reference answers them."""
+    rules = pos.rules
+    model = None if rules.stacking else compiled_leaves(q.leaves)
+    if model is None:
+        return best_turn_with(pos, lex, q, ranked)
+    values = _ruleset_buffers(rules, True)[3]
+    leave, strides, drops, exchange = _fastgen.subracks(
+        model, array("i", pos.rack), values, q.bag_size, END_RULES.index(q.end_rule), q.unseen_face, q.penalty,
+        q.exchange_max)
+    check_deadline(q.deadline)
+    best = _call(rules, lex, pos.cells, pos.rack, 1, [exchange[0]] if exchange is not None else [], None, BOTH, True,
+                 True, True, q.deadline, (leave, strides, drops, 1000))[1]
+    milli = memoryview(leave).cast("i")
+    play = ranked_move(rules.size, best[0]) if best else None
+    return top_turn(play, milli[best[0][6]] if best else 0, exchange, milli[0])
+
+
+_TILE_LEVEL = re.compile(r"([A-Z?])([123])")
+_VC = re.compile(r"vc(\d+),(\d+)")
+VC_MAX = 16  # the C core's vowel and consonant counts (more: no weight)
+_compiled: dict[int, tuple[LeaveModel, object]] = {}
+
+
+def compiled_leaves(leaves: LeaveModel) -> object | None:
+    """``leaves`` held in C (``_fastgen.leaves``), built once per values object; None when
+    they are not the model C knows (a feature other than a tile held once to three times,
+    a vowel/consonant count or Q with U; a table entry of more than 12 tiles): the search
+    then builds the sub-rack values in Python."""
+    hit = _compiled.get(id(leaves))
+    if hit is not None and hit[0] is leaves:
+        return hit[1]
+    tile_w, vc_w, qu = array("i", [0] * 81), array("i", [0] * VC_MAX * VC_MAX), 0
+    try:
+        for name, w in leaves.weights.items():
+            if m := _TILE_LEVEL.fullmatch(name):
+                t = 0 if m[1] == "?" else ord(m[1]) - 64
+                tile_w[t * 3 + int(m[2]) - 1] = w
+            elif (m := _VC.fullmatch(name)) and int(m[1]) < VC_MAX and int(m[2]) < VC_MAX:
+                vc_w[int(m[1]) * VC_MAX + int(m[2])] = w
+            elif name == "QU":
+                qu = w
+            else:
+                return None
+        counts = array("i")
+        for key in leaves.table:
+            if not 1 <= len(key) <= 12 or not all(ch == "?" or "A" <= ch <= "Z" for ch in key):
+                return None
+            row = [0] * 27
+            for ch in key:
+                row[0 if ch == "?" else ord(ch) - 64] += 1
+            if key != "".join(chr(64 + t) * row[t] for t in range(1, 27)) + "?" * row[0]:
+                return None  # not canonical: Python would never find it, C would
+            counts.extend(row)
+        model = _fastgen.leaves(tile_w, vc_w, qu, counts, array("i", leaves.table.values()))
+    except (AttributeError, OverflowError, TypeError, ValueError):
+        return None
+    if len(_compiled) > 16:
+        _compiled.clear()
+    _compiled[id(leaves)] = (leaves, model)
+    return model
 
 
 def _expressible(flt: MoveFilter, n: int) -> bool:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import heapq
 from bisect import bisect_left
+from collections.abc import Callable
 from operator import itemgetter
 
+from ..lexicon import Lexicon
 from ..plays import (
     Found,
     Move,
@@ -20,10 +22,15 @@ from ..plays import (
     Query,
     RawPlay,
     SubrackValues,
+    TopTurn,
+    TurnQuery,
+    best_exchange,
     check_deadline,
     matches,
     materialise,
+    subrack_values,
     top_moves,
+    top_turn,
 )
 
 MARGIN = 40  # plays beyond the limit, best by score, that set the bar for valuing leaves
@@ -86,3 +93,16 @@ def beside_rivals(moves: list[Move], subracks: list[int], leaves: SubrackValues,
             break  # the plays come ranked: none after this one can stay
         keep += 1
     return moves[:keep], subracks[:keep]
+
+
+def best_turn_with(pos: Position, lex: Lexicon, q: TurnQuery,
+                   ranked: Callable[[Position, Lexicon, Query], Found]) -> TopTurn:
+    """The single best turn by equity (:func:`engine.search.best_turn`) from an
+    implementation's ``ranked``, with the sub-rack values and the best exchange made in Python."""
+    leaves = subrack_values(pos.rack, q, pos.rules.values)
+    exchange = best_exchange(leaves, q.exchange_max) if q.exchange_max > 0 else None
+    found = ranked(pos, lex, Query(limit=1, deadline=q.deadline, leaves=leaves,
+                                   rivals=(exchange[0],) if exchange is not None else ()))
+    assert found.subracks is not None
+    play = found.moves[0] if found.moves else None
+    return top_turn(play, leaves.values[found.subracks[0]] if play is not None else 0, exchange, leaves.values[0])

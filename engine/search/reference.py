@@ -16,8 +16,8 @@ import heapq
 from .. import upwords
 from ..lexicon import Lexicon
 from ..movegen import view_search, views
-from ..plays import Found, Position, Query, RawPlay, check_deadline, top_moves
-from .rank import enumerated, nothing
+from ..plays import Found, Position, Query, RawPlay, TopTurn, TurnQuery, check_deadline, top_moves
+from .rank import best_turn_with, enumerated, nothing
 
 NAME = "reference"
 INSTANT = False  # a cheap query can take milliseconds
@@ -53,6 +53,12 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
         return enumerated(pos, every_play(pos, lex, query.premiums, query.deadline), query)
     best = best_raw_plays(pos, lex, query.limit, query.premiums, query.deadline)
     return Found(top_moves(pos, best, query.limit), None)
+
+
+def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
+    """The single best turn by equity (engine.search.best_turn): the sub-rack values and the
+    best exchange in Python, the plays ranked by :func:`ranked`."""
+    return best_turn_with(pos, lex, q, ranked)
 
 
 def best_raw_plays(

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from .. import search
 from ..game import EXCHANGE, PASS, PLAY, GameRules
 from ..lexicon import Lexicon
-from ..plays import Move, MoveFilter, Position, Query, SubrackValues, subrack_strides
+from ..plays import Move, MoveFilter, Position, Query, SubrackValues, TopTurn, TurnQuery, end_milli, subrack_strides
 from .leaves import LeaveValues, tile_char
 
 KIND_ORDER = {PLAY: 0, EXCHANGE: 1, PASS: 2}
@@ -69,13 +69,8 @@ def default_bag_size(rules: GameRules, unseen_total: int) -> int:
 def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]) -> int:
     """What ``kept`` is worth once the bag is empty (see the module docstring)."""
     face = rules.ruleset.values
-    if rules.rack_adjustment == "going_out":
-        if not any(kept):
-            return 2000 * sum(face[i] * n for i, n in enumerate(unseen))
-        return -2000 * sum(face[i] * n for i, n in enumerate(kept))
-    if rules.rack_adjustment == "per_tile":
-        return -1000 * rules.ruleset.end_penalty_per_tile * sum(kept)
-    return 0
+    return end_milli(rules.rack_adjustment, kept, sum(face[i] * n for i, n in enumerate(unseen)), face,
+                     rules.ruleset.end_penalty_per_tile)
 
 
 END_RULES = {
@@ -222,3 +217,21 @@ def rank_by_equity(
         cands += others
         cands.sort(key=Candidate.sort_key)
     return cands[:limit], found.total
+
+
+def turn_query(values: LeaveValues, rules: GameRules, bag_size: int, unseen: Sequence[int], exchanges: bool,
+               deadline: float | None = None) -> TurnQuery:
+    """The search's question for the single best turn by equity (``engine.search.best_turn``):
+    the same turn as ``rank_by_equity(limit=1, exchanges=exchanges, passes=False)`` (or the
+    pass when that finds nothing), without a leave table built in Python for the rack."""
+    can = exchanges and rules.exchange_allowed and bag_size >= max(rules.exchange_min_bag, 1)
+    face = rules.ruleset.values
+    return TurnQuery(values, bag_size, rules.exchange_max_tiles if can else 0, rules.rack_adjustment,
+                     sum(face[i] * n for i, n in enumerate(unseen)) if bag_size == 0 else 0,
+                     rules.ruleset.end_penalty_per_tile, deadline)
+
+
+def best_turn(pos: Position, lex: Lexicon, values: LeaveValues, rules: GameRules, bag_size: int,
+              unseen: Sequence[int], exchanges: bool, deadline: float | None = None) -> TopTurn:
+    """The single best turn by equity, through the search seam (see :func:`turn_query`)."""
+    return search.best_turn(pos, lex, turn_query(values, rules, bag_size, unseen, exchanges, deadline))

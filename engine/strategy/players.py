@@ -39,7 +39,7 @@ from ..game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
 from ..lexicon import Lexicon
 from ..plays import Move, Position
 from ..solver import find_moves
-from .equity import rank_by_equity
+from .equity import best_turn
 from .leaves import LeaveValues, shipped
 
 
@@ -127,16 +127,15 @@ class EquityPlayer:
 
     def choose(self, view: PlayerView) -> Action:
         values = self.values if self.values is not None else shipped(view.rules.name)
-        found, _ = rank_by_equity(
-            view.position, view.lexicon, values, view.rules, view.bag_size, view.unseen,
-            limit=1, exchanges=view.can_exchange, passes=False, count=False,
-        )
-        if not found:
-            return Action(PASS)
-        best = found[0]
+        # the single best turn by equity (the same turn as rank_by_equity(limit=1), ties alike),
+        # its sub-rack values made by the search itself: in C when the core is built
+        best = best_turn(view.position, view.lexicon, values, view.rules, view.bag_size, view.unseen,
+                         view.can_exchange)
         if best.kind == PLAY:
             return Action(PLAY, best.move)
-        return Action(EXCHANGE, tiles=best.thrown)
+        if best.kind == EXCHANGE:
+            return Action(EXCHANGE, tiles=best.thrown)
+        return Action(PASS)
 
 
 class SimPlayer:

@@ -10,17 +10,23 @@ the bag allows), and in each iteration:
 2. for every candidate still in the running, with the *same* rack and bag order (common
    random numbers): plays the candidate, refills from the top of the bag, then plays
    ``plies`` more turns with the equity player (the single best turn by equity, through the
-   search seam: ``rank_by_equity(limit=1)``), each refilling from the top of the bag;
+   search seam: ``engine.search.best_turn``, the same turn as ``rank_by_equity(limit=1)``;
+   the compiled core values the rack's sub-racks in C, so no leave table is built per
+   rack), each refilling from the top of the bag;
 3. values the end: the spread (our score minus theirs) plus the value of the leave each
    player's last turn kept (ours added, theirs subtracted: the equity of the sequence), and
    the win: 1, 1/2 or 0 when the game ended (after the end-of-game rack adjustments), else
    the win probability of the position reached (``engine.strategy.winprob``, given the
    adjusted spread of the player to move and the tiles unseen by them).
 
-The turns are whole-game turns (:class:`engine.game.Turn`) applied with
-:func:`engine.game.apply`, strictly: the bag, the racks, each game's final turns (Crossplay:
-one more turn each once the bag is empty, no rack penalty), going out and the scoreless-turn
-rule are the game's own code, and every play's recorded score is checked as it is applied.
+The turns are applied to flat counts and lists (:func:`_rollout`: the board's cells, the
+racks' counts, the bag in drawing order) with each game's own whole-game rules
+(:class:`engine.game.GameRules`): the final turns (Crossplay: one more turn each once the bag
+is empty, no rack penalty), going out, the scoreless-turn rule, the end-of-game rack
+adjustments. :func:`strict_rollout` plays the same turns as whole-game turns
+(:class:`engine.game.Turn`) applied strictly with :func:`engine.game.apply`, every play's
+score checked as it is applied: the reference the flat rollout is tested against (same turns,
+same figures; ``simulation(strict=True)`` uses it).
 So a position near the end is simulated to the end of the game exactly under its rules; with
 the bag empty the opponent's rack is the unseen tiles and every iteration is the same (the
 run stops after one: ``reason == "exact"``).
@@ -59,6 +65,7 @@ from itertools import count
 from multiprocessing import get_all_start_methods, get_context
 from threading import Event
 
+from .. import search
 from ..board import BLANK, LETTER_MASK
 from ..errors import InvalidRackError, RulesetError, TileCountError, TimeBudgetExceeded
 from ..game import (
@@ -71,12 +78,13 @@ from ..game import (
     apply,
     can_exchange,
     end_adjustments,
+    placements,
     tile_counts,
     tiles_of_move,
     tiles_text,
 )
 from ..lexicon import Lexicon
-from ..plays import Position
+from ..plays import Move, Position, TurnQuery
 from . import winprob
 from .equity import Candidate, default_bag_size, leave_table, rank_by_equity
 from .leaves import LeaveValues
@@ -238,6 +246,7 @@ class _Context:
     seed: int | str
     win: WinFn | None
     rack_text: str = ""
+    strict: bool = False  # roll out with strict_rollout (whole-game turns) instead of _rollout
 
 
 def _context(s: Setup, lex: Lexicon, values: LeaveValues, cands: list[Candidate], plies: int, seed: int | str,
@@ -288,8 +297,16 @@ def _best(ctx: _Context, state: State, deadline: float | None) -> tuple[Candidat
     return None, table.subracks[-1][1]  # a pass keeps the whole rack
 
 
-def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: random.Random,
-             deadline: float | None) -> tuple[float, float | None]:
+# What a rollout's turn did, for the differential tests: (player, kind, move, tiles thrown,
+# score, scores after, racks after, tiles in the bag after, game over)
+Trace = list[tuple]
+
+
+def strict_rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: random.Random,
+                   deadline: float | None, trace: Trace | None = None) -> tuple[float, float | None]:
+    """A rollout as whole-game turns applied strictly (engine.game.apply: every rule checked,
+    every score recomputed): the reference :func:`_rollout` is tested against (``trace``
+    collects each turn)."""
     s = ctx.setup
     rules = s.rules
     bag = list(order)
@@ -299,7 +316,15 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
     state = State(cells=tuple(s.position.cells), heights=None, racks=(ctx.rack_text, opp), bag=tuple(counts),
                   scores=s.scores, to_move=0, scoreless=s.scoreless, final_left=s.final_turns_left)
     kept = [c.leave_milli, 0]  # the value of the leave each player's last turn kept
-    state = apply(rules, state, _turn(rules, state, c, bag, rng))
+
+    def play(turn: Turn) -> State:
+        after = apply(rules, state, turn)
+        if trace is not None:
+            trace.append((turn.player, turn.kind, turn.move, turn.tiles, turn.score, after.scores, after.racks,
+                          after.bag_size, after.over))
+        return after
+
+    state = play(_turn(rules, state, c, bag, rng))
     for _ in range(ctx.plies):
         if state.over:
             break
@@ -309,7 +334,7 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
         else:
             best, kept[p] = _best(ctx, state, deadline)
             turn = _turn(rules, state, best, bag, rng) if best is not None else Turn(p, PASS, rack=state.racks[p])
-        state = apply(rules, state, turn)
+        state = play(turn)
     spread = state.scores[0] - state.scores[1]
     if state.over:
         adj = end_adjustments(rules, state.racks)
@@ -320,6 +345,113 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
         return value, None
     p = state.to_move
     unseen = state.bag_size + len(state.racks[1 - p])
+    return value, ctx.win(value, unseen) if p == 0 else 1.0 - ctx.win(-value, unseen)
+
+
+class _Table:
+    """A rollout's game as flat counts and lists: what engine.game.State holds, changed in place."""
+
+    __slots__ = ("cells", "racks", "bag", "scores", "to_move", "scoreless", "final_left", "over")
+
+    def __init__(self, s: Setup, rack: list[int], opp: list[int], bag: list[int]) -> None:
+        self.cells = list(s.position.cells)
+        self.racks = [rack, opp]
+        self.bag = bag  # tile ids in drawing order
+        self.scores = list(s.scores)
+        self.to_move = 0
+        self.scoreless = s.scoreless
+        self.final_left = s.final_turns_left
+        self.over = False
+
+
+def _draw(t: _Table, rack: list[int], k: int) -> None:
+    for tile in t.bag[:k]:
+        rack[tile] += 1
+    del t.bag[:k]
+
+
+def _step(rules: GameRules, t: _Table, kind: str, placed: Sequence[tuple[int, int]], score: int, thrown: str,
+          rng: random.Random) -> None:
+    """The turn ``kind`` of the player to move, as engine.game.apply plays it (strictly checked
+    there; here the turn comes from the search, so only its effects are applied): the tiles
+    placed and the refill from the top of the bag; an exchange's draw, then its tiles back at
+    random places; the scoreless count, the final turns, going out."""
+    p = t.to_move
+    rack = t.racks[p]
+    t.scores[p] += score
+    t.scoreless = t.scoreless + 1 if kind in rules.scoreless_kinds else 0
+    if kind == PLAY:
+        for sq, code in placed:
+            t.cells[sq] = code
+            rack[0 if code & BLANK else code & LETTER_MASK] -= 1
+        _draw(t, rack, rules.ruleset.rack_size - sum(rack))
+    elif kind == EXCHANGE:
+        for ch in thrown:
+            rack[0 if ch == "?" else ord(ch) - 64] -= 1
+        _draw(t, rack, len(thrown))
+        for ch in thrown:  # the thrown tiles go back at random places in the bag (as _turn)
+            t.bag.insert(rng.randrange(len(t.bag) + 1), 0 if ch == "?" else ord(ch) - 64)
+    if t.final_left is not None:
+        t.final_left -= 1
+        t.over = t.final_left <= 0
+    elif rules.final_turns_after_bag_empty and not t.bag:
+        t.final_left = rules.players * rules.final_turns_after_bag_empty
+    if rules.end_on_going_out and kind == PLAY and not t.bag and not any(rack):
+        t.over = True
+    if t.scoreless >= rules.scoreless_turns_end:
+        t.over = True
+    t.to_move = 1 - p
+
+
+def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: random.Random,
+             deadline: float | None, trace: Trace | None = None) -> tuple[float, float | None]:
+    """One rollout of candidate ``c`` (see the module docstring): the plies are the equity
+    player's single best turns (``engine.search.best_turn``: no leave table built in Python,
+    no Move scored again), applied to flat counts; the same turns and figures as
+    :func:`strict_rollout`, which applies them as whole-game turns (the differential tests)."""
+    s = ctx.setup
+    rules = s.rules
+    rs = rules.ruleset
+    t = _Table(s, tile_counts(ctx.rack_text), tile_counts(opp), list(order))
+    kept = [c.leave_milli, 0]  # the value of the leave each player's last turn kept
+
+    def play(kind: str, move: Move | None, thrown: str, score: int) -> None:
+        p = t.to_move
+        _step(rules, t, kind, placements(rs, move) if move is not None else (), score, thrown, rng)
+        if trace is not None:
+            trace.append((p, kind, move, thrown, score, tuple(t.scores), tuple(tiles_text(r) for r in t.racks),
+                          len(t.bag), t.over))
+
+    play(c.kind, c.move, c.thrown, c.score)
+    face = rs.values
+    for _ in range(ctx.plies):
+        if t.over:
+            break
+        p = t.to_move
+        rack = t.racks[p]
+        if not any(rack):  # an empty rack in a final turn: nothing to play
+            play(PASS, None, "", 0)
+            continue
+        bag = len(t.bag)
+        can = rules.exchange_allowed and bag >= max(rules.exchange_min_bag, 1)
+        unseen_face = 0
+        if bag == 0 and rules.rack_adjustment == "going_out":  # what going out wins: the other rack
+            unseen_face = sum(face[x] * n for x, n in enumerate(t.racks[1 - p]))
+        q = TurnQuery(ctx.values, bag, rules.exchange_max_tiles if can else 0, rules.rack_adjustment, unseen_face,
+                      rs.end_penalty_per_tile, deadline)
+        best = search.best_turn(Position(rs, t.cells, rack), ctx.lex, q)
+        kept[p] = best.leave_milli
+        play(best.kind, best.move, best.thrown, best.score)
+    spread = t.scores[0] - t.scores[1]
+    if t.over:
+        adj = end_adjustments(rules, [tiles_text(r) for r in t.racks])
+        spread += adj[0] - adj[1]
+        return float(spread), 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
+    value = (1000 * spread + kept[0] - kept[1]) / 1000  # exact: equal equities give equal values
+    if ctx.win is None:
+        return value, None
+    p = t.to_move
+    unseen = len(t.bag) + sum(t.racks[1 - p])
     return value, ctx.win(value, unseen) if p == 0 else 1.0 - ctx.win(-value, unseen)
 
 
@@ -340,7 +472,8 @@ def _iteration(ctx: _Context, i: int, active: Sequence[int], deadline: float | N
     out = []
     for c in active:
         rollout_rng = random.Random(f"sim:{ctx.seed}:{i}:rollout")  # the same for every candidate
-        out.append(_rollout(ctx, ctx.candidates[c], opp, order, rollout_rng, deadline))
+        rollout = strict_rollout if ctx.strict else _rollout
+        out.append(rollout(ctx, ctx.candidates[c], opp, order, rollout_rng, deadline))
     return out
 
 
@@ -414,13 +547,16 @@ def _lines(cands: list[Candidate], figures: dict[int, Figures], active: list[int
 def simulation(
     s: Setup, lex: Lexicon, values: LeaveValues, params: Params = Params(),
     candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped", cancel: Event | None = None,
+    strict: bool = False,
 ) -> Iterator[Snapshot]:
     """Simulate; yields a :class:`Snapshot` before the first iteration, at each checkpoint,
     and a last one with ``done`` (see the module docstring). ``candidates`` replaces the top
     ``params.candidates`` by equity (tests give the same play twice); ``win`` is a win
     probability (``WinFn``), None for none, or ``"shipped"``: the game's own. Setting
     ``cancel`` (from another thread) ends the run at the next iteration (``reason ==
-    "stopped"``; worker processes finish the slice in hand)."""
+    "stopped"``; worker processes finish the slice in hand). ``strict`` rolls out with whole-game
+    turns applied by engine.game.apply (:func:`strict_rollout`: the reference, the same
+    figures, slower)."""
     t0 = time.monotonic()
     deadline = t0 + params.seconds if params.seconds is not None else None
     if params.plies < 0 or params.iterations < 1 or params.checkpoint < 1:
@@ -429,6 +565,7 @@ def simulation(
     win_fn = win_model(s.rules.name) if win == "shipped" else win
     assert not isinstance(win_fn, str)
     ctx = _context(s, lex, values, cands, params.plies, params.seed, win_fn)
+    ctx.strict = strict
     workers = params.workers or default_workers()
     if not can_fork():
         workers = 1
@@ -505,9 +642,10 @@ def _batch(ctx: _Context, executor: ProcessPoolExecutor | None, token: int, work
 def simulate(
     s: Setup, lex: Lexicon, values: LeaveValues, params: Params = Params(),
     candidates: list[Candidate] | None = None, win: WinFn | None | str = "shipped", cancel: Event | None = None,
+    strict: bool = False,
 ) -> Snapshot:
     """Run a simulation to its end; the last :class:`Snapshot`."""
-    snaps = simulation(s, lex, values, params, candidates, win, cancel)
+    snaps = simulation(s, lex, values, params, candidates, win, cancel, strict)
     last = next(snaps)
     for snap in snaps:
         last = snap
