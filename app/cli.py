@@ -35,7 +35,7 @@ from pydantic import ValidationError
 from engine import EngineError, Lexicon, get_ruleset
 
 from . import cli_endgame, cli_equity, cli_games, cli_sim, service
-from .cli_text import breakdown_lines, columns, equity_table, read_rows, table, warning_lines
+from .cli_text import breakdown_lines, columns, equity_table, pair, read_rows, table, warning_lines
 from .errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
@@ -201,11 +201,7 @@ def cmd_healthcheck(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def square(text: str) -> list[int]:
-    try:
-        r, c = (int(v) for v in text.replace(",", " ").split())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected ROW,COL, got {text!r}") from None
-    return [r, c]
+    return pair(text, "ROW,COL")
 
 
 LEXICON_HELP = "lexicon name (default: the configured default)"

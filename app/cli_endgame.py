@@ -13,19 +13,11 @@ import json
 from engine import get_ruleset
 from engine.strategy.endgame import Progress
 
-from .cli_text import read_rows
+from .cli_text import read_rows, scores
 from .routers.endgame import DEFAULT_BUDGET, preendgame_solved, solved
 from .schemas_endgame import EndgameIn, PreEndgameIn
 from .settings import Settings
 from .store import make_store
-
-
-def scores(text: str) -> list[int]:
-    try:
-        a, b = (int(v) for v in text.replace(",", " ").split())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected MINE,THEIRS, got {text!r}") from None
-    return [a, b]
 
 
 def cmd_endgame(args: argparse.Namespace, settings: Settings) -> int:

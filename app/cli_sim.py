@@ -18,23 +18,13 @@ from typing import Any, TextIO
 
 from engine import get_ruleset
 
-from .cli_text import columns, read_rows
+from .cli_text import columns, read_rows, scores
 from .schemas_sim import SimulateIn
 from .service_sim import prepare, snapshots
 from .settings import Settings
 from .store import make_store
 
 BAR = 24
-
-
-def scores(text: str) -> list[int]:
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise argparse.ArgumentTypeError("two scores: yours,theirs (e.g. 120,95)")
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise argparse.ArgumentTypeError("two whole numbers: yours,theirs") from None
 
 
 def win_text(c: dict) -> tuple[str, str]:

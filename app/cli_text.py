@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,6 +15,20 @@ def read_rows(path: str) -> list[str]:
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
     text = text.lstrip("\ufeff")
     return [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def pair(text: str, names: str) -> list[int]:
+    """An argument of two whole numbers, a comma or a space between (``names`` such as ROW,COL)."""
+    try:
+        a, b = (int(v) for v in text.replace(",", " ").split())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {names}, got {text!r}") from None
+    return [a, b]
+
+
+def scores(text: str) -> list[int]:
+    """``--scores MINE,THEIRS``."""
+    return pair(text, "MINE,THEIRS (e.g. 120,95)")
 
 
 def columns(rows: Sequence[Sequence[str]], align: str) -> list[str]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Body
+from pydantic import BaseModel
 
-from engine import Lexicon, Ruleset
+from engine import Lexicon, LexiconStore, Ruleset
 from engine.errors import IllegalPlayError
 from engine.game import game_rules, tiles_text
 from engine.plays import position
@@ -18,6 +19,7 @@ from engine.tiles import unseen_tiles
 
 from ..deps import GateDep, RulesetDep, SettingsDep, StoreDep
 from ..deps import solve as run_solving
+from ..limits import Gate
 from ..openapi import BODY, errors, examples
 from ..schemas_endgame import EndgameIn, EndgameOut, PreEndgameIn, PreEndgameOut
 from ..settings import Settings
@@ -44,6 +46,15 @@ ENDGAME_EXAMPLES = examples(
     crossplay={"_summary": "Crossplay's final round (use with game crossplay)", "board": FINAL_ROUND_BOARD,
                "rack": "DOORRTY", "scores": [442, 490], "_games": ["crossplay"]},
 )
+
+
+Out = TypeVar("Out", bound=BaseModel)
+
+
+async def expensive(out: type[Out], work: Callable[[Lexicon], dict], lexicon: str | None, label: tuple[str, str],
+                    store: LexiconStore, settings: Settings, gate: Gate) -> Out:
+    """``work(lexicon)`` as an expensive search in its lane (app.deps.solve), its answer checked as ``out``."""
+    return await run_solving(store, settings, gate, lexicon, True, label, lambda lex: out.model_validate(work(lex)))
 
 
 def step_out(step: Step) -> dict:
@@ -104,10 +115,8 @@ def solved(rules: Ruleset, req: EndgameIn, lex: Lexicon, settings: Settings,
 )
 async def endgame(rules: RulesetDep, req: Annotated[EndgameIn, Body(openapi_examples=ENDGAME_EXAMPLES)],
                   store: StoreDep, settings: SettingsDep, gate: GateDep) -> EndgameOut:
-    def answer(lex: Lexicon) -> EndgameOut:
-        return EndgameOut.model_validate(solved(rules, req, lex, settings))
-
-    return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "endgame"), answer)
+    return await expensive(EndgameOut, lambda lex: solved(rules, req, lex, settings), req.lexicon,
+                           (rules.name, "endgame"), store, settings, gate)
 
 
 def preendgame_solved(rules: Ruleset, req: PreEndgameIn, lex: Lexicon, settings: Settings) -> dict:
@@ -149,7 +158,5 @@ def preendgame_solved(rules: Ruleset, req: PreEndgameIn, lex: Lexicon, settings:
 )
 async def preendgame(rules: RulesetDep, req: PreEndgameIn, store: StoreDep, settings: SettingsDep, gate: GateDep
                      ) -> PreEndgameOut:
-    def answer(lex: Lexicon) -> PreEndgameOut:
-        return PreEndgameOut.model_validate(preendgame_solved(rules, req, lex, settings))
-
-    return await run_solving(store, settings, gate, req.lexicon, True, (rules.name, "preendgame"), answer)
+    return await expensive(PreEndgameOut, lambda lex: preendgame_solved(rules, req, lex, settings), req.lexicon,
+                           (rules.name, "preendgame"), store, settings, gate)

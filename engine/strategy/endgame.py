@@ -25,7 +25,11 @@ A node of Crossplay's last turn is answered directly: with no rack adjustment it
 the best score the rack can make (or 0 for the pass), one ranked query.
 
 Every play comes from the one search seam (:func:`engine.search.every_play`,
-:func:`engine.search.ranked`), so the compiled core generates underneath.
+:func:`engine.search.ranked`), so the compiled core generates underneath. A node's plays are
+ordered by one integer key; a play's placements are worked out only when it is made, as most
+plays generated at a node are cut off unplayed; the play-out keeps each state's value. The
+search stops 5% of the budget before the deadline (at most :data:`ANSWER_RESERVE` seconds), so
+the answer (the line completed from the table, its Moves) is written within it.
 
 Why a proof is a proof: an iteration that evaluated no leaf by the greedy play-out, and used
 no table entry that came from such an iteration, visited exactly the nodes the same search
@@ -43,7 +47,7 @@ from dataclasses import dataclass, field
 
 from .. import search
 from ..board import BLANK, LETTER_MASK, check_tile_counts
-from ..errors import IllegalPlayError
+from ..errors import IllegalPlayError, TimeBudgetExceeded
 from ..game import GameRules, State, end_adjustments, tile_counts, tiles_text
 from ..lexicon import Lexicon
 from ..plays import Move, Position, Query, RawPlay, materialise, position, raw_squares
@@ -55,16 +59,21 @@ EXACT, LOWER, UPPER = 0, 1, 2
 DEFAULT_TABLE_ENTRIES = 500_000
 MAX_DEPTH = 40
 HINTS = 12  # the opponent's best replies kept as floors for Crossplay's last turn
+# Seconds before the deadline at which the search stops (at most; 5% of a short budget), to
+# write the answer (the line completed from the table, its Moves) and still answer within it.
+ANSWER_RESERVE = 0.15
 
 
 class _Stop(Exception):
     """The deadline passed inside the search."""
 
 
-# A play inside the search: (score, placements ((square, code), ...), the raw play or None
-# for the pass). The placements are the play's identity (the table's move).
-Play = tuple[int, tuple[tuple[int, int], ...], RawPlay | None]
-PASS_PLAY: Play = (0, (), None)
+# A play inside the search: (score, tiles used, the raw play as generated or None for the
+# pass). Its placements on the board are worked out only when it is played (most plays
+# generated at a node are cut off unplayed).
+Play = tuple[int, int, RawPlay | None]
+PASS_PLAY: Play = (0, 0, None)
+Squares = Sequence[tuple[int, int]]  # placements: (board square, tile code)
 
 
 @dataclass(frozen=True)
@@ -164,11 +173,6 @@ def zone(cells: Sequence[int], n: int, squares: list[int]) -> frozenset[int]:
     return frozenset(out)
 
 
-def tile_of(code: int) -> int:
-    """The rack slot a placed tile came from: 0 for a blank, else its letter."""
-    return 0 if code & BLANK else code & LETTER_MASK
-
-
 class _Zobrist:
     def __init__(self, squares: int, rack_size: int) -> None:
         rng = random.Random(0x5EED)
@@ -197,13 +201,20 @@ def _zobrist(squares: int, rack_size: int) -> _Zobrist:
 
 class Solver:
     """One search over one endgame (see the module docstring). ``use_table`` and ``ordering``
-    exist so tests can show that neither changes the value."""
+    exist so tests can show that neither changes the value.
+
+    What a node costs is mostly generating its plays (through the search seam). They are not
+    kept from one visit to the next: a bounded store of them (tried: a fifth of
+    ``table_entries`` plays) made a seven-tile endgame twice as slow, the garbage collector
+    walking the kept plays again and again, for 10-20% at four tiles. The greedy play-out's
+    values are kept per state (plain integers), at most ``table_entries``."""
 
     def __init__(self, eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: int = MAX_DEPTH,
                  table_entries: int = DEFAULT_TABLE_ENTRIES, use_table: bool = True, ordering: bool = True) -> None:
         self.eg = eg
         self.rules = eg.rules
         self.rs = eg.rules.ruleset
+        self.n = eg.rules.ruleset.size
         self.lex = lex
         self.deadline = deadline
         self.max_depth = max_depth
@@ -217,10 +228,14 @@ class Solver:
         self.scoreless = eg.scoreless
         self.turns_left = eg.turns_left
         self.bag = eg.bag
-        self.table: dict[int, tuple[int, int, int, tuple[tuple[int, int], ...] | None]] = {}
+        self.table: dict[int, tuple[int, int, int, Play]] = {}
+        self.playouts: dict[int, int] = {}  # by state: the greedy play-out's value
+        self.adjustments: dict[int, int] = {}  # by both racks: the end's spread change for the root's side to move
         self.nodes = 0
         self.estimated = 0  # leaves valued by play-out, and table entries that rest on such leaves
         self.z = _zobrist(len(self.cells), max(self.rs.rack_size, max(sum(eg.racks[0]), sum(eg.racks[1]))))
+        self.board_hash = 0  # the squares and heights
+        self.rack_hash = [0, 0]
         self.hash = self._full_hash()
         self.no_adjustment = self.rules.rack_adjustment == "none"
         self.hints: list[tuple[int, frozenset[int]]] | None = None
@@ -231,16 +246,20 @@ class Solver:
 
     def _full_hash(self) -> int:
         z = self.z
-        h = 0
+        hb = 0
         for i, code in enumerate(self.cells):
             if code:
-                h ^= z.square[i][code]
+                hb ^= z.square[i][code]
         if self.heights is not None:
             for i, ht in enumerate(self.heights):
-                h ^= z.height[i][ht]
+                hb ^= z.height[i][ht]
+        self.board_hash = hb
         for p in (0, 1):
+            hr = 0
             for t, n in enumerate(self.racks[p]):
-                h ^= z.rack[p][t][n]
+                hr ^= z.rack[p][t][n]
+            self.rack_hash[p] = hr
+        h = hb ^ self.rack_hash[0] ^ self.rack_hash[1]
         if self.side:
             h ^= z.side
         h ^= z.scoreless[min(self.scoreless, 63)]
@@ -253,46 +272,68 @@ class Solver:
     def position(self) -> Position:
         return Position(self.rs, self.cells, self.racks[self.side], self.heights, self.eg.plural_rule)
 
+    def squares(self, play: Play) -> Squares:
+        """Where ``play`` puts its tiles: (board square, code) each."""
+        return raw_squares(self.n, play[2]) if play[2] is not None else ()
+
     def plays(self) -> list[Play]:
-        """Every play of the side to move, and the pass."""
-        n = self.rs.size
-        if not any(self.racks[self.side]):
-            return [PASS_PLAY]
-        raws = search.every_play(self.position(), self.lex)
-        out: list[Play] = [(r[0], tuple(raw_squares(n, r)), r) for r in raws]
+        """Every play of the side to move, and the pass: ordered (going out first where that
+        pays, then by score, the pass last) unless ``ordering`` is off."""
+        rack = self.racks[self.side]
+        out: list[Play] = []
+        if any(rack):
+            try:
+                raws = search.every_play(self.position(), self.lex, deadline=self.deadline)
+            except TimeBudgetExceeded:
+                raise _Stop from None
+            out = [(r[0], len(r[5]), r) for r in raws]
         out.append(PASS_PLAY)
+        if self.ordering:
+            out.sort(key=self.order_key())
         return out
 
-    def apply(self, play: Play) -> tuple:
-        """Play ``play`` for the side to move; returns what :meth:`undo` needs."""
+    def order_key(self) -> Callable[[Play], int]:
+        """The search's order of the side to move's plays: going out first where it ends the
+        game or earns the opponent's rack (in Crossplay's final round by score alone: the search
+        there stops at the first play scoring no more than the best value found), then by
+        score, the pass after the plays of its score."""
+        held = sum(self.racks[self.side]) if self.rewards_going_out else -1
+        return lambda p: (0 if p[1] == held else 1 << 20) - 2 * p[0] + (p[2] is None)
+
+    def apply(self, squares: Squares) -> tuple:
+        """Play the tiles ``squares`` (none: the pass) for the side to move; returns what
+        :meth:`undo` needs."""
         z = self.z
         me = self.side
         rack = self.racks[me]
-        h = self.hash
-        saved = []
-        for sq, code in play[1]:
+        zr = z.rack[me]
+        old_state = (self.hash, self.board_hash, self.rack_hash[me], self.scoreless, self.turns_left,
+                     [self.cells[sq] for sq, _ in squares], self.bag if squares else None)
+        hb = self.board_hash
+        hr = self.rack_hash[me]
+        for sq, code in squares:
             old = self.cells[sq]
             if old:
-                h ^= z.square[sq][old]
-            h ^= z.square[sq][code]
+                hb ^= z.square[sq][old]
+            hb ^= z.square[sq][code]
             self.cells[sq] = code
             if self.heights is not None:
                 ht = self.heights[sq]
-                h ^= z.height[sq][ht] ^ z.height[sq][ht + 1]
+                hb ^= z.height[sq][ht] ^ z.height[sq][ht + 1]
                 self.heights[sq] = ht + 1
-            saved.append((sq, old))
-            t = tile_of(code)
+            t = 0 if code & BLANK else code & LETTER_MASK
             c = rack[t]
-            h ^= z.rack[me][t][c] ^ z.rack[me][t][c - 1]
+            hr ^= zr[t][c] ^ zr[t][c - 1]
             rack[t] = c - 1
-        drew = self.bag if play[1] else None
-        old_state = (self.hash, self.scoreless, self.turns_left, saved, drew)
+        h = self.hash ^ self.board_hash ^ hb ^ self.rack_hash[me]
         h ^= z.scoreless[min(self.scoreless, 63)]
-        self.scoreless = 0 if play[1] else self.scoreless + 1
+        self.scoreless = 0 if squares else self.scoreless + 1
         h ^= z.scoreless[min(self.scoreless, 63)]
+        drew = old_state[6]
         if drew is not None:  # the play draws the bag's last tile: the bag is empty from here
             c = rack[drew]
-            h ^= z.rack[me][drew][c] ^ z.rack[me][drew][c + 1] ^ z.bag[drew]
+            hr ^= zr[drew][c] ^ zr[drew][c + 1]
+            h ^= z.bag[drew]
             rack[drew] = c + 1
             self.bag = None
             if self.rules.final_turns_after_bag_empty:
@@ -302,22 +343,22 @@ class Solver:
             h ^= z.turns[min(self.turns_left, 63)]
             self.turns_left -= 1
             h ^= z.turns[min(self.turns_left, 63)]
-        h ^= z.side
+        self.board_hash = hb
+        self.rack_hash[me] = hr
+        self.hash = h ^ hr ^ z.side
         self.side ^= 1
-        self.hash = h
         return old_state
 
-    def undo(self, play: Play, saved_state: tuple) -> None:
+    def undo(self, squares: Squares, saved_state: tuple) -> None:
         self.side ^= 1
         me = self.side
         rack = self.racks[me]
-        self.hash, self.scoreless, self.turns_left, saved, drew = saved_state
+        self.hash, self.board_hash, self.rack_hash[me], self.scoreless, self.turns_left, olds, drew = saved_state
         if drew is not None:
             rack[drew] -= 1
             self.bag = drew
-        for sq, old in reversed(saved):
-            code = self.cells[sq]
-            rack[tile_of(code)] += 1
+        for (sq, code), old in zip(squares, olds, strict=True):
+            rack[0 if code & BLANK else code & LETTER_MASK] += 1
             self.cells[sq] = old
             if self.heights is not None:
                 self.heights[sq] -= 1
@@ -332,11 +373,15 @@ class Solver:
         return self.turns_left is not None and self.turns_left <= 0
 
     def end_value(self, player: int) -> int:
-        """The end-of-game rack adjustment's spread change for ``player``."""
+        """The end-of-game rack adjustment's spread change for ``player`` (kept per pair of racks)."""
         if self.no_adjustment:
             return 0
-        adj = end_adjustments(self.rules, [tiles_text(self.racks[0]), tiles_text(self.racks[1])])
-        return adj[player] - adj[1 - player]
+        key = self.rack_hash[0] ^ self.rack_hash[1]
+        spread = self.adjustments.get(key)
+        if spread is None:
+            adj = end_adjustments(self.rules, [tiles_text(self.racks[0]), tiles_text(self.racks[1])])
+            spread = self.adjustments[key] = adj[0] - adj[1]
+        return spread if player == 0 else -spread
 
     # ------------------------------------------------------------------ the search
 
@@ -350,11 +395,25 @@ class Solver:
         its best score (the pass scores 0)."""
         return self.no_adjustment and self.turns_left == 1
 
-    def best_score(self) -> int:
+    def top(self) -> tuple[int, Squares]:
+        """The best-scoring play of the side to move (score, placements), or the pass (0, ())
+        when it has none that scores."""
         if not any(self.racks[self.side]):
-            return 0
-        found = search.ranked(self.position(), self.lex, Query(limit=1))
-        return max(found.moves[0].score, 0) if found.moves else 0
+            return 0, ()
+        try:
+            found = search.ranked(self.position(), self.lex, Query(limit=1, deadline=self.deadline))
+        except TimeBudgetExceeded:
+            raise _Stop from None
+        if not found.moves or found.moves[0].score < 0:
+            return 0, ()
+        n = self.n
+        m = found.moves[0]
+        return m.score, [((t.row - 1) * n + t.col - 1, (ord(t.letter[0]) - 64) | (BLANK if t.blank else 0))
+                         for t in m.tiles]
+
+    def best_score(self) -> int:
+        found = search.ranked(self.position(), self.lex, Query(limit=1)) if any(self.racks[self.side]) else None
+        return max(found.moves[0].score, 0) if found is not None and found.moves else 0
 
     def reply_hints(self) -> list[tuple[int, frozenset[int]]] | None:
         """Before the second-to-last turn of a game without rack adjustment: the opponent's
@@ -364,23 +423,16 @@ class Solver:
         if not (self.no_adjustment and self.turns_left == 2 and any(self.racks[1 - self.side])):
             return None
         opp = Position(self.rs, self.cells, self.racks[1 - self.side], self.heights, self.eg.plural_rule)
-        n = self.rs.size
+        n = self.n
         found = search.ranked(opp, self.lex, Query(limit=HINTS))
         return [(m.score, zone(self.cells, n, [(t.row - 1) * n + t.col - 1 for t in m.tiles]))
                 for m in found.moves if m.score > 0]
 
-    def ordered(self, plays: list[Play], first: tuple[tuple[int, int], ...] | None) -> list[Play]:
-        if not self.ordering:
+    def ordered(self, plays: list[Play], first: Play | None) -> list[Play]:
+        """``plays`` (ordered already, see :meth:`plays`) with the table's move ``first`` first."""
+        if not self.ordering or first is None or plays[0] == first:
             return plays
-        # going out first where it ends the game or earns the opponent's rack; in Crossplay's
-        # final round by score alone (the search there stops at the first play scoring no more
-        # than the best value found)
-        held = sum(self.racks[self.side]) if self.rewards_going_out else -1
-
-        def key(p: Play) -> tuple:
-            return (p[1] != first if first is not None else True, len(p[1]) != held, -p[0], p[2] is None)
-
-        return sorted(plays, key=key)
+        return [first, *(p for p in plays if p != first)] if first in plays else plays
 
     def negamax(self, depth: int, alpha: int, beta: int, line: list[Play]) -> int:
         """The value for the side to move, within (alpha, beta) (fail-soft); ``line`` receives
@@ -434,23 +486,25 @@ class Solver:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
             if len(self.table) >= self.table_entries:
                 self._evict()
-            self.table[key] = (PROVED if proved else depth, best, flag, best_play[1])
+            self.table[key] = (PROVED if proved else depth, best, flag, best_play)
         return best
 
     def value_of(self, play: Play, depth: int, alpha: int, beta: int, child_line: list[Play]) -> int:
         """The value of ``play`` for the side to move: its score, then the game's end or the
         opponent's best answer."""
         me = self.side
-        saved = self.apply(play)
-        self.last_squares = {sq for sq, _ in play[1]}
+        squares = self.squares(play)
+        saved = self.apply(squares)
+        if self.hints is not None:
+            self.last_squares = {sq for sq, _ in squares}
         try:
-            if self.over(me, bool(play[1])):
+            if self.over(me, bool(squares)):
                 child_line.clear()
                 return play[0] + self.end_value(me)
             s = play[0]
             return s - self.negamax(depth - 1, s - beta, s - alpha, child_line)
         finally:
-            self.undo(play, saved)
+            self.undo(squares, saved)
 
     def _evict(self) -> None:
         drop = len(self.table) // 4
@@ -459,33 +513,32 @@ class Solver:
 
     def playout(self) -> int:
         """The greedy estimate: both sides play their best-scoring play (or pass) to the end;
-        the spread change for the side to move now."""
-        total = 0
-        sign = 1
-        undo: list[tuple[Play, tuple]] = []
+        the spread change for the side to move now. Every state on the way keeps its value."""
+        path: list[tuple[int, int]] = []  # (state, the score of the play made there)
+        undo: list[tuple[Squares, tuple]] = []
         try:
             while True:
-                me = self.side
-                play = PASS_PLAY
-                if any(self.racks[me]):
-                    found = search.ranked(self.position(), self.lex, Query(limit=1))
-                    if found.moves:
-                        m = found.moves[0]
-                        n = self.rs.size
-                        play = (m.score, tuple(((t.row - 1) * n + t.col - 1,
-                                                (ord(t.letter[0]) - 64) | (BLANK if t.blank else 0))
-                                               for t in m.tiles), None)
-                        if play[0] < 0 or not play[1]:
-                            play = PASS_PLAY
-                undo.append((play, self.apply(play)))
-                total += sign * play[0]
-                if self.over(me, bool(play[1])):
-                    total += sign * self.end_value(me)
-                    return total
-                sign = -sign
+                known = self.playouts.get(self.hash)
+                if known is not None:
+                    value = known
+                    break
+                me, state = self.side, self.hash
+                score, squares = self.top()
+                undo.append((squares, self.apply(squares)))
+                if self.over(me, bool(squares)):
+                    value = score + self.end_value(me)
+                    self.playouts[state] = value
+                    break
+                path.append((state, score))
         finally:
-            for play, saved in reversed(undo):
-                self.undo(play, saved)
+            for squares, saved in reversed(undo):
+                self.undo(squares, saved)
+        for state, score in reversed(path):  # a state's value: its play's score less the next state's
+            value = score - value
+            self.playouts[state] = value
+        if len(self.playouts) > self.table_entries:
+            self.playouts.clear()
+        return value
 
 
 # ---------------------------------------------------------------------- the answer
@@ -494,36 +547,24 @@ class Solver:
 def _materialise(solver: Solver, plays: Sequence[Play]) -> list[Step]:
     """The plays of a line as Moves, replayed from the root."""
     steps: list[Step] = []
-    undo: list[tuple[Play, tuple]] = []
+    undo: list[tuple[Squares, tuple]] = []
     try:
         for play in plays:
             mover = solver.side
-            move = None
-            if play[1]:
-                raw = play[2]
-                move = materialise(solver.rs, solver.cells, raw) if raw is not None else _move_of(solver, play)
-            undo.append((play, solver.apply(play)))
+            move = materialise(solver.rs, solver.cells, play[2]) if play[2] is not None else None
+            squares = solver.squares(play)
+            undo.append((squares, solver.apply(squares)))
             steps.append(Step(mover, move, play[0], tiles_text(solver.racks[mover])))
     finally:
-        for play, saved in reversed(undo):
-            solver.undo(play, saved)
+        for squares, saved in reversed(undo):
+            solver.undo(squares, saved)
     return steps
-
-
-def _move_of(solver: Solver, play: Play) -> Move:
-    """A Move for placements that come without their raw play (from the table)."""
-    squares = {sq for sq, _ in play[1]}
-    for p in solver.plays():
-        if p[1] and {sq for sq, _ in p[1]} == squares and p[1] == play[1]:
-            assert p[2] is not None
-            return materialise(solver.rs, solver.cells, p[2])
-    raise ValueError("a play of the line is not legal in its position")
 
 
 def _complete(solver: Solver, line: list[Play]) -> tuple[list[Play], str]:
     """The line, extended by the table's moves where a table hit cut it short, and how it ends."""
     plays: list[Play] = []
-    undo: list[tuple[Play, tuple]] = []
+    undo: list[tuple[Squares, tuple]] = []
     end = "depth"
     try:
         i = 0
@@ -531,31 +572,37 @@ def _complete(solver: Solver, line: list[Play]) -> tuple[list[Play], str]:
             if i < len(line):
                 play = line[i]
                 i += 1
+            elif solver.last_turn():
+                play = max(solver.plays(), key=lambda p: (p[0], p[2] is not None))
             else:
-                if solver.last_turn():
-                    best = _best_play(solver)
-                    play = best
-                else:
-                    entry = solver.table.get(solver.hash)
-                    if entry is None or entry[3] is None:
-                        break
-                    play = next((p for p in solver.plays() if p[1] == entry[3]), PASS_PLAY)
+                entry = solver.table.get(solver.hash)
+                if entry is None or not _fits(solver, entry[3]):
+                    break
+                play = entry[3]
             mover = solver.side
             plays.append(play)
-            undo.append((play, solver.apply(play)))
-            if solver.over(mover, bool(play[1])):
-                end = ("out" if play[1] and not any(solver.racks[mover]) and solver.rules.end_on_going_out
+            squares = solver.squares(play)
+            undo.append((squares, solver.apply(squares)))
+            if solver.over(mover, bool(squares)):
+                end = ("out" if squares and not any(solver.racks[mover]) and solver.rules.end_on_going_out
                        else "passes" if solver.scoreless >= solver.rules.scoreless_turns_end else "final turns")
                 break
     finally:
-        for play, saved in reversed(undo):
-            solver.undo(play, saved)
+        for squares, saved in reversed(undo):
+            solver.undo(squares, saved)
     return plays, end
 
 
-def _best_play(solver: Solver) -> Play:
-    plays = solver.plays()
-    return max(plays, key=lambda p: (p[0], p[2] is not None))
+def _fits(solver: Solver, play: Play) -> bool:
+    """Whether the side to move holds ``play``'s tiles and its squares take them: the table's
+    move for this state, checked without generating the state's plays again (the answer is
+    written after the deadline)."""
+    need = [0] * 27
+    for sq, code in solver.squares(play):
+        need[0 if code & BLANK else code & LETTER_MASK] += 1
+        if solver.cells[sq] and solver.heights is None:
+            return False
+    return all(n <= have for n, have in zip(need, solver.racks[solver.side], strict=True))
 
 
 def _matches(solver: Solver, play: Play, wanted: str) -> bool:
@@ -581,10 +628,14 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
     t0 = time.monotonic()
     if eg.bag is None and eg.turns_left is not None and eg.turns_left <= 2 and eg.rules.rack_adjustment == "none":
         deadline = None  # Crossplay's final round is always solved: each first play costs one ranked query at most
-    solver = Solver(eg, lex, deadline, max_depth, table_entries, use_table, ordering)
-    plays = solver.plays()
+    solver = Solver(eg, lex, None, max_depth, table_entries, use_table, ordering)
+    plays = solver.plays()  # the first plays are generated whatever the budget
+    if deadline is not None:  # the search stops early enough to write the answer within the budget
+        solver.deadline = deadline - min(ANSWER_RESERVE, 0.05 * max(deadline - t0, 0.0))
     if root_limit is not None:  # only the best ``root_limit`` plays by score, and the pass
         plays = sorted((p for p in plays if p[2] is not None), key=lambda p: -p[0])[:root_limit] + [PASS_PLAY]
+        if ordering:
+            plays.sort(key=solver.order_key())
     if first is not None:
         plays = [p for p in plays if _matches(solver, p, first)]
         if not plays:
@@ -630,6 +681,7 @@ def solve(eg: Endgame, lex: Lexicon, deadline: float | None = None, max_depth: i
             break
         order = sorted(values, key=lambda i: -values[i])  # the next iteration starts with the best
         roots = [roots[i] for i in order] + [p for i, p in enumerate(roots) if i not in values]
+    solver.deadline = None  # the answer is written from what was found (kept: no search)
     if done is None:  # the deadline passed before any first move was valued: the best score
         play = max(roots, key=lambda p: p[0])
         done = (play[0], [play], [], 0, False)
