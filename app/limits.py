@@ -2,14 +2,16 @@
 
 Every solving request is classed by what it will actually do (:func:`cost_of`):
 
-- **instant**: a top-N search of the compiled core with at most one blank, no ``count``, no
-  filters, ``limit`` up to 100, and ``/score`` without a rack or with a blank-less one. These
-  take well under a millisecond (measured: median 0.5-0.7 ms, at most 2-3 ms with breakdowns)
+- **instant**: a top-N search by score of the compiled core with at most one blank, no
+  ``count``, no filters, ``limit`` up to 20, and ``/score`` without a rack or with a blank-less
+  one. These take well under a millisecond (measured: median 0.5-0.7 ms, at most 2-3 ms with
+  breakdowns; a review measured ``limit`` 100 with a blank at 6-25 ms, so that is cheap)
   and are answered on the event loop when the worker has nothing else in progress
   (:func:`quiet`), where the hop to a thread would cost more than the work; otherwise in the
   cheap lane.
 - **cheap**: ``/score`` with a one-blank rack (ranking it enumerates every legal play: median
-  6 ms, up to 40-150 ms) and anything instant when the pure-Python engine answers.
+  6 ms, up to 40-150 ms), ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything
+  instant when the pure-Python engine answers.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
   blanks; ``/score`` with two or more blanks; ``/analyze``; and what new endpoints declare so.
 
@@ -77,6 +79,9 @@ class Busy(Exception):
         self.lane = lane
 
 
+INSTANT_LIMIT = 20  # the most plays an instant /moves ranks (the default answer)
+
+
 def cost_of(req: MovesIn | ScoreIn) -> Cost:
     blanks = (req.rack or "").count("?")
     if isinstance(req, ScoreIn):
@@ -85,6 +90,8 @@ def cost_of(req: MovesIn | ScoreIn) -> Cost:
         return Cost.CHEAP if blanks == 1 else Cost.EXPENSIVE
     if req.count or (req.limit or 0) > 100 or req.filters is not None or blanks >= 2:
         return Cost.EXPENSIVE
+    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or req.rank_by != "score":
+        return Cost.CHEAP
     return Cost.INSTANT
 
 
@@ -221,6 +228,8 @@ class Lane:
             def job() -> None:  # in a lane thread: the answer goes straight to the waiting task
                 try:
                     result = context.run(fn)
+                except StopIteration as exc:  # a future cannot hold StopIteration: the task would wait for good
+                    loop.call_soon_threadsafe(_settle, done, None, RuntimeError(f"lane job raised StopIteration: {exc}"))
                 except BaseException as exc:  # noqa: BLE001  (raised in the waiting task)
                     loop.call_soon_threadsafe(_settle, done, None, exc)
                 else:

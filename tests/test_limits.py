@@ -24,6 +24,8 @@ def test_requests_are_classed_by_what_they_will_do() -> None:
     assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTe", "rack": "QUIXOT?"})) is Cost.CHEAP
     assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOte", "rack": "QUIXO??"})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "limit": 21})) is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "count": True})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "limit": 101})) is Cost.EXPENSIVE
@@ -48,6 +50,20 @@ def test_a_full_queue_refuses_at_once() -> None:
         return list(await asyncio.gather(first, second))
 
     assert asyncio.run(main()) == [True, "second"]
+    assert lane.running == 0 and lane.queued == 0
+
+
+def test_a_job_raising_stop_iteration_fails_its_request_and_frees_its_slot() -> None:
+    """A future cannot be settled with StopIteration: passed on as it was, the waiting task
+    waited for good and kept its slot (found by review)."""
+    lane = Lane("cheap", slots=1, queue=0, wait=1)
+
+    async def main() -> str:
+        with pytest.raises(RuntimeError, match="StopIteration"):
+            await asyncio.wait_for(lane.run(lambda: next(iter(()))), 5)
+        return await asyncio.wait_for(lane.run(lambda: "next"), 5)
+
+    assert asyncio.run(main()) == "next"
     assert lane.running == 0 and lane.queued == 0
 
 

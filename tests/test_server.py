@@ -125,8 +125,11 @@ def test_real_server_keeps_answering_concurrent_requests(server: str) -> None:
 
 def test_real_server_solves_a_lone_instant_search_on_its_event_loop(server: str) -> None:
     """Issue 23: a worker with nothing else in progress answers an instant search on its event
-    loop (no hop to a thread: app.server tells the app how many requests are in progress); a
-    burst still goes through the lanes (issue 21). ``wordsolver_solved_total{where}`` counts both."""
+    loop (no hop to a thread: app.server tells the app how many requests are in progress);
+    requests that overlap go through the lanes (issue 21). How many of a burst overlap depends on
+    timing (a review found all 48 of 16 clients' requests answered on the loop: each was over
+    before the next arrived), so the burst checks only that every answer is counted in
+    ``wordsolver_solved_total{where}``."""
 
     def solved() -> dict[str, float]:
         lines = httpx.get(f"{server}/metrics").text.splitlines()
@@ -138,7 +141,7 @@ def test_real_server_solves_a_lone_instant_search_on_its_event_loop(server: str)
             assert c.post(f"{server}/v1/games/scrabble/moves", json={"rack": "QUIXOTE", "limit": 1}).status_code == 200
     lone = solved()
     assert lone.get("loop", 0) - before.get("loop", 0) == 6, (before, lone)
-    body = {"rack": "AEINST?", "limit": 100}
+    body = {"rack": "AEINST?", "limit": 20}
     with ThreadPoolExecutor(16) as pool:
         codes = list(pool.map(lambda _: httpx.post(f"{server}/v1/games/scrabble/moves", json=body, timeout=30).status_code,
                               range(48)))
