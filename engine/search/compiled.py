@@ -140,7 +140,8 @@ _compiled: dict[int, tuple[LeaveModel, object]] = {}
 def compiled_leaves(leaves: LeaveModel) -> object | None:
     """``leaves`` held in C (``_fastgen.leaves``), built once per values object; None when
     they are not the model C knows (a feature other than a tile held once to three times,
-    a vowel/consonant count or Q with U; a table entry of more than 12 tiles): the search
+    a vowel/consonant count or Q with U, the bingo weight aside, which no leave adds; a table
+    entry of more than 12 tiles): the search
     then builds the sub-rack values in Python."""
     hit = _compiled.get(id(leaves))
     if hit is not None and hit[0] is leaves:
@@ -155,6 +156,8 @@ def compiled_leaves(leaves: LeaveModel) -> object | None:
                 vc_w[int(m[1]) * VC_MAX + int(m[2])] = w
             elif name == "QU":
                 qu = w
+            elif name == "bingo":
+                continue  # a record only: train_leaves folds its term into table entries; no leave adds it
             else:
                 return None
         counts = array("i")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 from ..game import Game, game_rules, replay
 from ..lexicon import Lexicon
+from .leaves import shipped
 from .players import EquityPlayer
 from .selfplay import play_game
 from .winprob import SCALE, WinTable, decided, full_unseen
@@ -192,6 +193,7 @@ def provenance(game: str, lexicon: str, games: int, seed: int, samples: int, com
         "games": games, "seed": seed, "samples": samples, "lexicon": lexicon,
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d"),
         "players": "equity vs equity, the game's shipped leave values",
+        "leaves_sha256": shipped(game).to_dict()["sha256"],  # which leave file those were
         "method": ("engine.strategy.train_winprob: every position of self-play games (unseen, spread, result of the "
                    f"player to move); per unseen count a logistic curve in spread fitted by maximum likelihood over a "
                    f"window of unseen counts holding at least {MIN_SAMPLES} samples; decided cells set"),
