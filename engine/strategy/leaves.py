@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..errors import EngineError, RulesetError
 from ..rules import LETTERS, get_ruleset
@@ -133,28 +134,38 @@ def dumps(values: LeaveValues) -> str:
     return json.dumps(values.to_dict(), sort_keys=True, separators=(",", ":")) + "\n"
 
 
+def read_checked(text: str | bytes, game: str, source: str, kind: str, max_bytes: int) -> dict[str, Any]:
+    """The envelope every strategy data file shares (leaves, win tables): size, JSON, format 1,
+    the checksum of the rest, and the game it is for. RulesetError names ``source`` and why."""
+    def bad(why: str) -> RulesetError:
+        return RulesetError(f"{source}: {why}", game=game)
+
+    if len(text) > max_bytes:
+        raise bad(f"{len(text)} bytes, more than {max_bytes}")
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise bad(f"not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f"not a format-{FORMAT} {kind}")
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    if data.get("sha256") != checksum(body):
+        raise bad("checksum mismatch (the file was changed or cut short)")
+    if data.get("game") != game:
+        raise bad(f"holds the {kind}'s values for {data.get('game')!r}, not {game!r}")
+    return data
+
+
 def parse(text: str | bytes, game: str, source: str = "leave file") -> LeaveValues:
     """Read and validate one leave file (see the module docstring); RulesetError says why not."""
 
     def bad(why: str) -> RulesetError:
         return RulesetError(f"{source}: {why}", game=game)
 
-    if len(text) > MAX_FILE_BYTES:
-        raise bad(f"{len(text)} bytes, more than {MAX_FILE_BYTES}")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise bad(f"not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"not a format-{FORMAT} leave file")
-    body = {k: v for k, v in data.items() if k != "sha256"}
-    if data.get("sha256") != checksum(body):
-        raise bad("checksum mismatch (the file was changed or cut short)")
-    if data.get("game") != game:
-        raise bad(f"holds values for {data.get('game')!r}, not {game!r}")
+    data = read_checked(text, game, source, "leave file", MAX_FILE_BYTES)
     weights, table = data.get("weights"), data.get("table")
     if not isinstance(weights, dict) or not isinstance(table, dict) or len(table) > MAX_TABLE:
-        raise bad("weights and table must be objects (table at most {MAX_TABLE} leaves)")
+        raise bad(f"weights and table must be objects (table at most {MAX_TABLE} leaves)")
     for name, v in [*weights.items(), *table.items()]:
         if not isinstance(v, int) or isinstance(v, bool) or abs(v) > MAX_ABS_MILLI:
             raise bad(f"value of {name!r} is not an integer of thousandths within ±{MAX_ABS_MILLI}")

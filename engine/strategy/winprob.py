@@ -45,7 +45,7 @@ from pathlib import Path
 
 from ..errors import RulesetError
 from ..rules import get_ruleset
-from .leaves import checksum  # the same checksum as the leave files
+from .leaves import checksum, read_checked  # the leave files' checksum and envelope
 
 DATA_DIR = Path(__file__).with_name("leavedata")
 FORMAT = 1
@@ -131,19 +131,7 @@ def parse(text: str | bytes, game: str, source: str = "win-probability file") ->
     def bad(why: str) -> RulesetError:
         return RulesetError(f"{source}: {why}", game=game)
 
-    if len(text) > MAX_FILE_BYTES:
-        raise bad(f"{len(text)} bytes, more than {MAX_FILE_BYTES}")
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise bad(f"not JSON: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise bad(f"not a format-{FORMAT} win-probability file")
-    body = {k: v for k, v in data.items() if k != "sha256"}
-    if data.get("sha256") != checksum(body):
-        raise bad("checksum mismatch (the file was changed or cut short)")
-    if data.get("game") != game:
-        raise bad(f"holds the table of {data.get('game')!r}, not {game!r}")
+    data = read_checked(text, game, source, "win-probability file", MAX_FILE_BYTES)
     m, rows = data.get("max_spread"), data.get("rows")
     if not isinstance(m, int) or not 1 <= m <= 1000 or not isinstance(rows, list) or not 1 <= len(rows) <= 200:
         raise bad("max_spread must be 1..1000 and rows a list of 1..200 rows")
