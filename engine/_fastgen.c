@@ -2030,30 +2030,34 @@ static uint64_t leave_hash(uint64_t k)
     return k;
 }
 
-/* The key of 27 tile counts; 0 when more than 12 tiles (no table entry is that long). */
-static uint64_t leave_key(const int *counts)
+/* The key of the counts of tiles ``held`` (ascending tile ids, ``nheld`` of them); 0 when
+ * more than 12 tiles (no table entry is that long). */
+static uint64_t leave_key(const int *counts, const int *held, int nheld)
 {
     uint64_t k = 0;
     int tiles = 0;
-    for (int t = 0; t < 27; t++)
+    for (int j = 0; j < nheld; j++) {
+        int t = held[j];
         for (int c = 0; c < counts[t]; c++) {
             if (++tiles > 12)
                 return 0;
             k = (k << 5) | (uint64_t)(t + 1);
         }
+    }
     return k;
 }
 
 static const int VOWEL[27] = {[1] = 1, [5] = 1, [9] = 1, [15] = 1, [21] = 1};
 
-/* LeaveValues.milli: the empty leave is 0; a table entry; else the model. */
-static int32_t leave_milli(const Leaves *lv, const int *counts)
+/* LeaveValues.milli of ``counts`` (only the tiles ``held`` may be non-zero): the empty leave
+ * is 0; a table entry; else the model. */
+static int32_t leave_milli(const Leaves *lv, const int *counts, const int *held, int nheld)
 {
-    uint64_t k = leave_key(counts);
+    uint64_t k = leave_key(counts, held, nheld);
     if (k == 0) {
         int any = 0;
-        for (int t = 0; t < 27; t++)
-            any |= counts[t];
+        for (int j = 0; j < nheld; j++)
+            any |= counts[held[j]];
         if (!any)
             return 0;
     } else {
@@ -2066,8 +2070,8 @@ static int32_t leave_milli(const Leaves *lv, const int *counts)
     }
     int32_t sum = 0;
     int vowels = 0, consonants = 0;
-    for (int t = 0; t < 27; t++) {
-        int n = counts[t];
+    for (int j = 0; j < nheld; j++) {
+        int t = held[j], n = counts[t];
         if (!n)
             continue;
         for (int level = 0; level < n && level < 3; level++)
@@ -2133,7 +2137,9 @@ static PyObject *leaves(PyObject *self, PyObject *args)
                 goto done;
             }
         }
-        uint64_t k = leave_key(c);
+        static const int every[27] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13,
+                                      14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26};
+        uint64_t k = leave_key(c, every, 27);
         if (k == 0) {
             PyErr_SetString(PyExc_ValueError, "table entries hold 1 to 12 tiles");
             goto done;
@@ -2213,7 +2219,7 @@ static PyObject *subracks(PyObject *self, PyObject *args)
     if (!leave)
         goto done;
     int32_t *out = (int32_t *)PyBytes_AS_STRING(leave);
-    int used[27] = {0}, kept[27];
+    int used[27] = {0}, kept[27] = {0};
     int64_t best_by_k[MAX_N + 1];
     int has_k[MAX_N + 1] = {0};
     int ex_i = -1, ntiles = 0;
@@ -2233,17 +2239,18 @@ static PyObject *subracks(PyObject *self, PyObject *args)
             }
         }
         int nkept = 0;
-        for (int t = 0; t < 27; t++) {
+        for (int j = 0; j < nheld; j++) {
+            int t = held[j];
             kept[t] = rk[t] - used[t];
             nkept += kept[t];
         }
         int32_t v;
         if (bag_size > 0) {
-            v = leave_milli(lv, kept);
+            v = leave_milli(lv, kept, held, nheld);
         } else if (end_rule == END_GOING_OUT) {
             int64_t f = 0;
-            for (int t = 0; t < 27; t++)
-                f += (int64_t)face[t] * kept[t];
+            for (int j = 0; j < nheld; j++)
+                f += (int64_t)face[held[j]] * kept[held[j]];
             v = (int32_t)(nkept ? -2000 * f : 2000 * unseen_face);
         } else if (end_rule == END_PER_TILE) {
             v = -1000 * penalty * nkept;

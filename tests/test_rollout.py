@@ -22,7 +22,7 @@ import pytest
 
 from engine import Lexicon, search
 from engine.game import EXCHANGE, PASS, PLAY, State, game_rules, replay
-from engine.plays import TopTurn, TurnQuery, subrack_values
+from engine.plays import END_RULES, TopTurn, TurnQuery, best_exchange, subrack_values
 from engine.strategy import simulate as sm
 from engine.strategy.equity import best_turn, leave_table, other_candidates, rank_by_equity, turn_query
 from engine.strategy.leaves import LeaveValues, shipped
@@ -67,15 +67,18 @@ def test_the_c_cores_sub_rack_values_are_the_leave_values(game: str) -> None:
         unseen = random_rack(rng, rng.randrange(0, 15))
         bag = rng.choice([0, 0, 5, 40])
         q = turn_query(values, rules, bag, unseen, True)
+        if bag == 0:  # every end rule (Upwords' per-tile penalty has no leaves, so no game of these has it)
+            q = q._replace(end_rule=END_RULES[k % 3], penalty=k % 4)
         leave, strides, drops, exchange = compiled._fastgen.subracks(
-            model, compiled.array("i", rack), compiled.array("i", face), q.bag_size, ("none", "going_out",
-                                                                                    "per_tile").index(q.end_rule),
+            model, compiled.array("i", rack), compiled.array("i", face), q.bag_size, END_RULES.index(q.end_rule),
             q.unseen_face, q.penalty, q.exchange_max)
         expect = subrack_values(rack, q, face)
         assert list(memoryview(leave).cast("i")) == expect.values
+        assert exchange == best_exchange(expect, q.exchange_max)
         assert list(memoryview(strides).cast("i")) == expect.strides
-        table = leave_table(values, rules, rack, bag, unseen)  # and the equity ranking's own table
-        assert table.values.values == expect.values
+        if q.end_rule == rules.rack_adjustment:
+            table = leave_table(values, rules, rack, bag, unseen)  # and the equity ranking's own table
+            assert table.values.values == expect.values
         prepared = compiled._leave_args(expect)
         assert list(memoryview(drops).cast("i")) == list(prepared[2])
 
