@@ -2199,10 +2199,11 @@ static PyObject *subracks(PyObject *self, PyObject *args)
     const int32_t *rk = rack.buf, *face = values.buf;
     int32_t st[27] = {0};
     int32_t dr[MAX_N + 1] = {0};
-    int held[27], nheld = 0, size = 1;
+    int held[27], nheld = 0, size = 1, total = 0;
     for (int t = 0; t < 27; t++) {
-        if (rk[t] < 0 || rk[t] > MAX_N) {
-            PyErr_SetString(PyExc_ValueError, "rack counts must be 0..64");
+        if (rk[t] < 0 || rk[t] > MAX_N || (total += rk[t]) > MAX_N) {
+            /* text[] and the per-size arrays below hold at most MAX_N tiles */
+            PyErr_SetString(PyExc_ValueError, "a rack holds 0..64 tiles");
             goto done;
         }
         if (rk[t]) {

@@ -143,6 +143,30 @@ def test_leave_values_c_cannot_hold_fall_back_to_python(lex: Lexicon) -> None:
             assert same_turn(ref, got)
 
 
+def test_a_rack_longer_than_the_c_buffers_is_answered_as_the_reference_answers(lex: Lexicon) -> None:
+    """Found by review: 128 tiles with exchanges of up to 100 overran the C core's sub-rack text
+    buffer (a bus error). No game deals such a rack; the library answers it all the same."""
+    from array import array
+
+    from engine.plays import Position
+    from engine.search import compiled
+
+    rules = game_rules("scrabble").ruleset
+    rack = [0] * 27
+    rack[1] = rack[2] = 64
+    pos = Position(rules, [0] * rules.size * rules.size, rack)
+    q = TurnQuery(shipped("scrabble"), 50, exchange_max=100)
+    answers = []
+    for name in IMPLEMENTATIONS:
+        with search.using(name):
+            answers.append(search.best_turn(pos, lex, q))
+    assert all(a == answers[0] for a in answers), answers
+    if "compiled" in IMPLEMENTATIONS:
+        model = compiled.compiled_leaves(q.leaves)
+        with pytest.raises(ValueError, match="0..64 tiles"):
+            compiled._fastgen.subracks(model, array("i", rack), array("i", [0] * 27), 50, 0, 0, 0, 100)
+
+
 def test_a_past_deadline_stops_best_turn(lex: Lexicon) -> None:
     from engine import TimeBudgetExceeded, position
 

@@ -116,7 +116,9 @@ def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
     one pruned search for the top play by equity, its heap seeded with the exchange. Upwords
     and leaves C cannot hold are answered as the reference answers them."""
     rules = pos.rules
-    model = None if rules.stacking else compiled_leaves(q.leaves)
+    # C keeps a rack of at most MAX_RACK tiles (its buffers are sized so); a longer one, which
+    # no game deals, is answered as the reference answers it rather than refused
+    model = None if rules.stacking or sum(pos.rack) > MAX_RACK else compiled_leaves(q.leaves)
     if model is None:
         return best_turn_with(pos, lex, q, ranked)
     values = _ruleset_buffers(rules, True)[3]
@@ -133,6 +135,7 @@ def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
 
 _TILE_LEVEL = re.compile(r"([A-Z?])([123])")
 _VC = re.compile(r"vc(\d+),(\d+)")
+MAX_RACK = 64  # the C core's MAX_N: the most tiles its sub-rack buffers hold
 VC_MAX = 16  # the C core's vowel and consonant counts (more: no weight)
 _compiled: dict[int, tuple[LeaveModel, object]] = {}
 

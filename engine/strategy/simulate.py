@@ -84,9 +84,9 @@ from ..game import (
     tiles_text,
 )
 from ..lexicon import Lexicon
-from ..plays import Move, Position, TurnQuery
+from ..plays import Move, Position
 from . import winprob
-from .equity import Candidate, default_bag_size, leave_table, rank_by_equity
+from .equity import Candidate, default_bag_size, leave_table, rank_by_equity, turn_query
 from .leaves import LeaveValues
 from .simstats import Z_DEFAULT, Figures, leader_of, to_prune
 
@@ -423,7 +423,6 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
                           len(t.bag), t.over))
 
     play(c.kind, c.move, c.thrown, c.score)
-    face = rs.values
     for _ in range(ctx.plies):
         if t.over:
             break
@@ -432,13 +431,8 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
         if not any(rack):  # an empty rack in a final turn: nothing to play
             play(PASS, None, "", 0)
             continue
-        bag = len(t.bag)
-        can = rules.exchange_allowed and bag >= max(rules.exchange_min_bag, 1)
-        unseen_face = 0
-        if bag == 0 and rules.rack_adjustment == "going_out":  # what going out wins: the other rack
-            unseen_face = sum(face[x] * n for x, n in enumerate(t.racks[1 - p]))
-        q = TurnQuery(ctx.values, bag, rules.exchange_max_tiles if can else 0, rules.rack_adjustment, unseen_face,
-                      rs.end_penalty_per_tile, deadline)
+        # with the bag empty the unseen tiles are the other rack (what going out wins)
+        q = turn_query(ctx.values, rules, len(t.bag), t.racks[1 - p], True, deadline)
         best = search.best_turn(Position(rs, t.cells, rack), ctx.lex, q)
         kept[p] = best.leave_milli
         play(best.kind, best.move, best.thrown, best.score)
