@@ -335,17 +335,26 @@ def strict_rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng:
             best, kept[p] = _best(ctx, state, deadline)
             turn = _turn(rules, state, best, bag, rng) if best is not None else Turn(p, PASS, rack=state.racks[p])
         state = play(turn)
-    spread = state.scores[0] - state.scores[1]
-    if state.over:
-        adj = end_adjustments(rules, state.racks)
+    p = state.to_move
+    return _outcome(ctx, rules, state.scores, state.racks if state.over else None, kept, p,
+                    state.bag_size + len(state.racks[1 - p]))
+
+
+def _outcome(ctx: _Context, rules: GameRules, scores: Sequence[int], final_racks: Sequence[str] | None,
+             kept: Sequence[int], to_move: int, unseen: int) -> tuple[float, float | None]:
+    """A rollout's end, both rollouts alike: a game over (``final_racks`` given) is worth its
+    final spread, racks adjusted, and a win, draw or loss; otherwise the spread plus the
+    leaves kept (thousandths, so equal equities give equal values) and the win chance of
+    that spread with ``unseen`` tiles unseen by the side to move."""
+    spread = scores[0] - scores[1]
+    if final_racks is not None:
+        adj = end_adjustments(rules, final_racks)
         spread += adj[0] - adj[1]
         return float(spread), 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
-    value = (1000 * spread + kept[0] - kept[1]) / 1000  # exact: equal equities give equal values
+    value = (1000 * spread + kept[0] - kept[1]) / 1000
     if ctx.win is None:
         return value, None
-    p = state.to_move
-    unseen = state.bag_size + len(state.racks[1 - p])
-    return value, ctx.win(value, unseen) if p == 0 else 1.0 - ctx.win(-value, unseen)
+    return value, ctx.win(value, unseen) if to_move == 0 else 1.0 - ctx.win(-value, unseen)
 
 
 class _Table:
@@ -436,17 +445,9 @@ def _rollout(ctx: _Context, c: Candidate, opp: str, order: list[int], rng: rando
         best = search.best_turn(Position(rs, t.cells, rack), ctx.lex, q)
         kept[p] = best.leave_milli
         play(best.kind, best.move, best.thrown, best.score)
-    spread = t.scores[0] - t.scores[1]
-    if t.over:
-        adj = end_adjustments(rules, [tiles_text(r) for r in t.racks])
-        spread += adj[0] - adj[1]
-        return float(spread), 1.0 if spread > 0 else 0.5 if spread == 0 else 0.0
-    value = (1000 * spread + kept[0] - kept[1]) / 1000  # exact: equal equities give equal values
-    if ctx.win is None:
-        return value, None
     p = t.to_move
-    unseen = len(t.bag) + sum(t.racks[1 - p])
-    return value, ctx.win(value, unseen) if p == 0 else 1.0 - ctx.win(-value, unseen)
+    return _outcome(ctx, rules, t.scores, [tiles_text(r) for r in t.racks] if t.over else None, kept, p,
+                    len(t.bag) + sum(t.racks[1 - p]))
 
 
 def deal(s: Setup, seed: int | str, i: int) -> tuple[str, list[int]]:
