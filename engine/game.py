@@ -41,7 +41,7 @@ from functools import cache
 from .board import BLANK, LETTER_MASK
 from .errors import IllegalTurnError, RulesetError
 from .lexicon import Lexicon
-from .plays import Move, Position
+from .plays import END_RULES, Move, Position
 from .rules import LETTERS, RULESET_DIR, Ruleset, get_ruleset
 from .scoring import score_play
 from .solver import check_geometry, check_play, check_rack
@@ -51,7 +51,7 @@ PLAY, EXCHANGE, PASS, WITHDRAWN, BONUS, PENALTY, END = (
     "play", "exchange", "pass", "withdrawn", "bonus", "penalty", "end",
 )
 TURN_KINDS = (PLAY, EXCHANGE, PASS, WITHDRAWN)  # the kinds that use up a player's turn
-RACK_ADJUSTMENTS = ("none", "going_out", "per_tile")
+RACK_ADJUSTMENTS = END_RULES  # the end rules the search values a rack by (engine.plays)
 MAX_TURNS = 1000  # a safety stop for self-play; real games end long before
 
 

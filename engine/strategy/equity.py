@@ -73,7 +73,7 @@ def end_leave_milli(rules: GameRules, kept: Sequence[int], unseen: Sequence[int]
                      rules.ruleset.end_penalty_per_tile)
 
 
-END_RULES = {
+END_RULE_TEXT = {
     "going_out": "bag empty: going out is worth twice the unseen tiles' value, tiles kept cost twice their value",
     "none": "bag empty: tiles kept are worth nothing (equal final turn, no rack penalty), equity is the score",
     "per_tile": "bag empty: each tile kept costs the game's end penalty per tile",
@@ -83,7 +83,7 @@ END_RULES = {
 def end_rule(rules: GameRules, bag_size: int) -> str:
     if bag_size > 0:
         return f"leave values (the bag holds {bag_size} tiles)"
-    return END_RULES[rules.rack_adjustment]
+    return END_RULE_TEXT[rules.rack_adjustment]
 
 
 class LeaveTable:
