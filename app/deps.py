@@ -35,19 +35,26 @@ SettingsDep = Annotated[Settings, Depends(app_settings)]
 StoreDep = Annotated[LexiconStore, Depends(lexicon_store)]
 
 
+GAME_NAME_MAX = 100  # the longest game name a path may give
+
 GamePath = Annotated[
     str,
     Path(
-        max_length=100,
+        max_length=GAME_NAME_MAX,
         description="The game: crossplay, scrabble, wwf or upwords (case-insensitive).",
         json_schema_extra={"enum": list(GAMES)},
     ),
 ]
 
 
-async def game_rules(game: GamePath) -> Ruleset:
-    """The ruleset named in the path (any case); an unknown game is a 404 (UnknownGameError)."""
+def ruleset_named(game: str) -> Ruleset:
+    """The ruleset a path names (any case); an unknown game raises UnknownGameError (a 404)."""
     return get_ruleset(game.lower() if game.isascii() else game)
+
+
+async def game_rules(game: GamePath) -> Ruleset:
+    """The ruleset named in the path (FastAPI's dependency over :func:`ruleset_named`)."""
+    return ruleset_named(game)
 
 
 RulesetDep = Annotated[Ruleset, Depends(game_rules)]

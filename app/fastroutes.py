@@ -29,8 +29,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from engine import EngineError, LexiconStore, Ruleset, get_ruleset
+from engine import EngineError, LexiconStore, Ruleset
 
+from .deps import GAME_NAME_MAX, ruleset_named
 from .errors import BODY_JSON
 from .limits import Busy, Gate
 from .responses import JSON
@@ -78,11 +79,11 @@ class FastRoutes:
         """Answer a solving request, or False (nothing sent) for FastAPI to answer it."""
         game = parts[3]
         body = scope.get(BODY_JSON)
-        if not (0 < len(game) <= 100 and isinstance(body, dict) and _json_type(scope)):
+        if not (0 < len(game) <= GAME_NAME_MAX and isinstance(body, dict) and _json_type(scope)):
             return False
         route, model, answer = self.solving[parts[4]]
         try:
-            rules = get_ruleset(game.lower() if game.isascii() else game)
+            rules = ruleset_named(game)
             req = model.model_validate(body)
         except (EngineError, ValidationError):
             return False  # FastAPI's route gives the error its envelope (and picks which error first)
