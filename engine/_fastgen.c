@@ -178,6 +178,10 @@ typedef struct {
     int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
     int cover;        /* the anchor being walked: every play puts a new tile on it */
     int reserve;      /* tiles the left part must leave for the right part (0 or 1) */
+    int row_start, row_end; /* the anchor's row: its first square, and one past its last */
+    int anchor;       /* the square the walk starts on (left of it is the left part) */
+    int start;        /* going right: the word's first square */
+    const int64_t *hib_row; /* going right, pruning: hib[start - row_start] */
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of used[t] * lstride[t] over the rack's tiles ltile[]) */
@@ -248,9 +252,9 @@ static void heap_replace_top(int64_t *h, long len, int64_t v)
 
 /* The state after the edge for ``code`` (known to exist: bit ``code`` of the mask is set; pack
  * checked that every state's edges are in range, so no test is needed here). */
-static inline Node step(const Gen *g, Node s, int code)
+static inline const Node *step(const Gen *g, const Node *s, int code)
 {
-    return g->edges[s.first + POPCOUNT(s.mask & ((1u << code) - 2u))];
+    return &g->edges[s->first + POPCOUNT(s->mask & ((1u << code) - 2u))];
 }
 
 /* ------------------------------------------------------------------ recording plays */
@@ -421,8 +425,9 @@ static void set_floor(Gen *g)
     g->floor = g->leave ? ceil_div(g->heap[0] - g->leave_max, g->scale) : g->heap[0];
 }
 
-static void record(Gen *g, int start, int end, int total, int ntiles)
+static void record(Gen *g, int start, int end, int total)
 {
+    int ntiles = g->nplaced;
     if (past_deadline(g, 4096))
         return;
     if (end - start < 2)
@@ -467,37 +472,36 @@ static inline int64_t floor_of(const Gen *g)
 
 /* ------------------------------------------------------------------ the search */
 
-static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int wmul,
-                  int xtot, int ntiles)
+/* The walk is a deep recursion that makes a call per GADDAG edge it follows, so its calls are
+ * kept cheap: what stays the same for an anchor's walk (the row, the square the walk starts
+ * on, the start of the word once it turns right) is in Gen, not passed along; the number of
+ * new tiles is g->nplaced; a state is a pointer to its Node. Each function then takes at most
+ * six arguments, which the ABI passes in registers. g->err is tested after every call that
+ * can set it (record, the recursive calls), so the walk unwinds at once without a test on entry. */
+
+static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
 {
-    if (g->err)
-        return;
-    uint32_t m = s.mask;
-    if (pos == row_end) {
+    uint32_t m = s->mask;
+    if (pos == g->row_end) {
         if (m & 1u)
-            record(g, start, pos, msum * wmul + xtot, ntiles);
+            record(g, g->start, pos, msum * wmul + xtot);
         return;
     }
     int code = g->cells[pos];
     if (code) {
         int letter = code & LETTER_MASK;
-        if ((m >> letter) & 1u) {
-            Node nxt = step(g, s, letter);
-            right(g, pos + 1, row_end, start, nxt,
-                  msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
-        }
+        if ((m >> letter) & 1u)
+            right(g, pos + 1, step(g, s, letter), msum + ((code & BLANK) ? 0 : g->values[letter]), wmul,
+                  xtot);
         return;
     }
     if ((m & 1u) && pos > g->cover) {
-        record(g, start, pos, msum * wmul + xtot, ntiles);
+        record(g, g->start, pos, msum * wmul + xtot);
         if (g->err)
             return;
     }
-    if (g->pruning) {
-        int rs = pos - pos % g->n;
-        if (g->hib[start - rs][pos - rs] < floor_of(g))
-            return; /* no word ending here or further right can reach the best N */
-    }
+    if (g->pruning && g->hib_row[pos - g->row_start] < floor_of(g))
+        return; /* no word ending here or further right can reach the best N */
     uint32_t allowed = m & g->xmask[pos];
     if (!g->rack[0])
         allowed &= g->rack_bits;
@@ -506,7 +510,7 @@ static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int
         uint32_t low = allowed & (0u - allowed);
         int letter = CTZ(allowed);
         allowed ^= low;
-        Node nxt = step(g, s, letter);
+        const Node *nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -514,8 +518,7 @@ static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter;
             g->nplaced++;
-            right(g, pos + 1, row_end, start, nxt, msum + v, wmul * wmm,
-                  xs >= 0 ? xtot + (xs + v) * wmm : xtot, ntiles + 1);
+            right(g, pos + 1, nxt, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
             g->nplaced--;
             if (!g->rack[letter]++)
                 g->rack_bits |= low;
@@ -527,8 +530,7 @@ static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
             g->nplaced++;
-            right(g, pos + 1, row_end, start, nxt, msum, wmul * wmm,
-                  xs >= 0 ? xtot + xs * wmm : xtot, ntiles + 1);
+            right(g, pos + 1, nxt, msum, wmul * wmm, xs >= 0 ? xtot + xs * wmm : xtot);
             g->nplaced--;
             g->rack[0]++;
             if (g->err)
@@ -537,51 +539,45 @@ static void right(Gen *g, int pos, int row_end, int start, Node s, int msum, int
     }
 }
 
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
-                 int wmul, int xtot, int ntiles);
+static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot);
 
 /* Square ``pos`` now holds the leftmost letter; end here, go further left, or turn. */
-static void after_left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s,
-                       int msum, int wmul, int xtot, int ntiles)
+static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
 {
-    uint32_t m = s.mask;
-    int left_free = pos == row_start || !g->cells[pos - 1];
-    int rs = row_start;
+    uint32_t m = s->mask;
+    int rs = g->row_start, anchor = g->anchor;
+    int left_free = pos == rs || !g->cells[pos - 1];
     if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
-        if ((m & 1u) && anchor >= g->cover && (anchor + 1 == row_end || !g->cells[anchor + 1])) {
-            record(g, pos, anchor + 1, msum * wmul + xtot, ntiles);
+        if ((m & 1u) && anchor >= g->cover && (anchor + 1 == g->row_end || !g->cells[anchor + 1])) {
+            record(g, pos, anchor + 1, msum * wmul + xtot);
             if (g->err)
                 return;
         }
-        if (((m >> SEP) & 1u) && anchor + 1 < row_end) {
-            Node nxt = step(g, s, SEP);
-            right(g, anchor + 1, row_end, pos, nxt, msum, wmul, xtot, ntiles);
+        if (((m >> SEP) & 1u) && anchor + 1 < g->row_end) {
+            g->start = pos; /* right's walk keeps it: it calls no after_left */
+            g->hib_row = g->hib[pos - rs];
+            right(g, anchor + 1, step(g, s, SEP), msum, wmul, xtot);
             if (g->err)
                 return;
         }
     }
-    if (pos > row_start && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
+    if (pos > rs && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
         int p = pos - 1;
-        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && ntiles + g->reserve < g->tiles))
-            left(g, p, anchor, row_start, row_end, s, msum, wmul, xtot, ntiles);
+        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && g->nplaced + g->reserve < g->tiles))
+            left(g, p, s, msum, wmul, xtot);
     }
 }
 
 /* Fill or follow square ``pos`` going left from the anchor. */
-static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s, int msum,
-                 int wmul, int xtot, int ntiles)
+static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
 {
-    if (g->err)
-        return;
-    uint32_t m = s.mask;
+    uint32_t m = s->mask;
     int code = g->cells[pos];
     if (code) {
         int letter = code & LETTER_MASK;
-        if ((m >> letter) & 1u) {
-            Node nxt = step(g, s, letter);
-            after_left(g, pos, anchor, row_start, row_end, nxt,
-                       msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot, ntiles);
-        }
+        if ((m >> letter) & 1u)
+            after_left(g, pos, step(g, s, letter), msum + ((code & BLANK) ? 0 : g->values[letter]), wmul,
+                       xtot);
         return;
     }
     uint32_t allowed = m & g->xmask[pos];
@@ -592,7 +588,7 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s
         uint32_t low = allowed & (0u - allowed);
         int letter = CTZ(allowed);
         allowed ^= low;
-        Node nxt = step(g, s, letter);
+        const Node *nxt = step(g, s, letter);
         if (g->rack[letter]) {
             if (!--g->rack[letter])
                 g->rack_bits &= ~low;
@@ -600,8 +596,7 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter;
             g->nplaced++;
-            after_left(g, pos, anchor, row_start, row_end, nxt, msum + v, wmul * wmm,
-                       xs >= 0 ? xtot + (xs + v) * wmm : xtot, ntiles + 1);
+            after_left(g, pos, nxt, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
             g->nplaced--;
             if (!g->rack[letter]++)
                 g->rack_bits |= low;
@@ -613,8 +608,7 @@ static void left(Gen *g, int pos, int anchor, int row_start, int row_end, Node s
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
             g->nplaced++;
-            after_left(g, pos, anchor, row_start, row_end, nxt, msum, wmul * wmm,
-                       xs >= 0 ? xtot + xs * wmm : xtot, ntiles + 1);
+            after_left(g, pos, nxt, msum, wmul * wmm, xs >= 0 ? xtot + xs * wmm : xtot);
             g->nplaced--;
             g->rack[0]++;
             if (g->err)
@@ -757,7 +751,7 @@ static void use_view(Gen *g, const View *v, int square)
  * a blank is tried only with the letters that can follow them. The plays are the same, in
  * another order: only when all plays are returned in movegen's order (keep = -1) does the
  * walk start on the anchor itself, as movegen's does. */
-static void run_anchor(Gen *g, int a, Node groot)
+static void run_anchor(Gen *g, int a, const Node *groot)
 {
     int row_start = a - a % g->n, row_end = row_start + g->n, r = a;
     g->cover = a;
@@ -772,7 +766,10 @@ static void run_anchor(Gen *g, int a, Node groot)
             r = a - 1;
         }
     }
-    left(g, r, r, row_start, row_end, groot, 0, 1, 0, 0);
+    g->row_start = row_start;
+    g->row_end = row_end;
+    g->anchor = r;
+    left(g, r, groot, 0, 1, 0);
 }
 
 /* ------------------------------------------------------------------ upper bounds */
@@ -1438,7 +1435,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
                 }
             }
             g->pruning = fine;
-            run_anchor(g, t.anchor, packed->root);
+            run_anchor(g, t.anchor, &packed->root);
             g->pruning = 0;
         }
     } else {
@@ -1447,7 +1444,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
             for (int j = 0; j < vw[k].nanchors && !g->err; j++) {
                 if (past_deadline(g, 16))
                     break;
-                run_anchor(g, vw[k].anchors[j], packed->root);
+                run_anchor(g, vw[k].anchors[j], &packed->root);
             }
         }
     }
