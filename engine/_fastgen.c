@@ -171,6 +171,7 @@ typedef struct {
     int square;
     int need[27];
     int has_need;
+    int filtered;     /* some filter is on (min_length, no_blanks, square, need) */
     /* search state */
     int rack[27];
     uint32_t rack_bits;
@@ -203,6 +204,7 @@ typedef struct {
     int err;          /* the walk unwinds at once; why: WHY_* (the exception to raise) */
     int why;
     PyObject *clock;  /* time.monotonic, or NULL: with `deadline`, the search stops past it */
+    int timed;        /* clock is set (not NULL nor None) */
     double deadline;  /* on clock's scale; without the lock, on c_monotonic's (cdeadline) */
     double cdeadline;
     int nogil;        /* the walk runs without the interpreter lock: use cdeadline */
@@ -376,14 +378,10 @@ static int passes_filters(Gen *g, int start, int end)
     return 1;
 }
 
-/* Whether the caller's deadline (a time.monotonic() value) has passed; sets TimeoutError and
- * g->err when it has, so the walk unwinds. The clock (a Python call, ~50 ns) is asked about
- * every ``every``-th call (a power of two): every 16th anchor, every 4,096th play recorded, so a
- * top-20 search of 50 us pays well under 1%. Without a clock: never. */
-static int past_deadline(Gen *g, int every)
+/* Whether the caller's deadline (a time.monotonic() value) has passed (the clock asked now);
+ * sets TimeoutError and g->err when it has, so the walk unwinds. */
+static int clock_past_deadline(Gen *g)
 {
-    if (!g->clock || g->clock == Py_None || g->err || (++g->ticks & (every - 1)))
-        return g->err;
 #if FASTGEN_NOGIL
     if (g->nogil) {
         if (c_monotonic() <= g->cdeadline)
@@ -411,6 +409,17 @@ static int past_deadline(Gen *g, int every)
     return 1;
 }
 
+/* Whether the search must stop: past the deadline, or an error. The clock (a Python call,
+ * ~50 ns) is asked about every ``every``-th call (a power of two): every 16th anchor, every
+ * 4,096th play recorded, so a top-20 search of 50 us pays well under 1%; the test before it
+ * is inline, as it runs for every play. Without a clock: never past. */
+static inline int past_deadline(Gen *g, int every)
+{
+    if (!g->timed || g->err || (++g->ticks & (every - 1)))
+        return g->err;
+    return clock_past_deadline(g);
+}
+
 /* ceil(a / b) for b > 0 */
 static int64_t ceil_div(int64_t a, int64_t b)
 {
@@ -434,17 +443,19 @@ static void record(Gen *g, int start, int end, int total)
         return; /* a lone tile with no word this way: found in the other view */
     if (g->down && ntiles == 1 && g->xsum[g->placed[0].pos] >= 0)
         return; /* a lone tile forming words both ways: already found across */
-    if (!passes_filters(g, start, end))
+    if (g->filtered && !passes_filters(g, start, end))
         return;
     if (ntiles == g->rack_size)
         total += g->bonus;
     g->count++;
+    if (total < g->floor)
+        return; /* cannot reach the heap's minimum whatever it keeps (INT64_MIN until full) */
     int64_t key = total;
     int i = 0;
-    if (g->leave) {
-        for (int j = 0; j < g->nltile; j++) {
-            int t = g->ltile[j];
-            i += (g->lorig[t] - g->rack[t]) * g->lstride[t];
+    if (g->leave) { /* the index of the tiles used: a blank is the rack's tile 0 */
+        for (int k = 0; k < ntiles; k++) {
+            int code = g->placed[k].code;
+            i += g->lstride[code & BLANK ? 0 : code];
         }
         key = total * g->scale + g->leave[i];
     }
@@ -454,13 +465,15 @@ static void record(Gen *g, int start, int end, int total)
         if (g->heap_len < g->keep) {
             heap_push(g->heap, &g->heap_len, key);
             keep_play(g, key, i, total, start, end);
+            if (g->heap_len == g->keep)
+                set_floor(g);
         } else if (key >= g->heap[0]) {
-            if (key > g->heap[0])
+            if (key > g->heap[0]) {
                 heap_replace_top(g->heap, g->heap_len, key);
+                set_floor(g);
+            }
             keep_play(g, key, i, total, start, end);
         }
-        if (g->heap_len == g->keep)
-            set_floor(g);
     }
 }
 
@@ -1218,6 +1231,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     }
     memset(g, 0, offsetof(Gen, lob)); /* the 33 KB of bounds after it need no zeroing */
     g->clock = clock;
+    g->timed = clock && clock != Py_None;
     g->deadline = deadline;
     g->n = n;
     memcpy(g->values, values.buf, sizeof g->values);
@@ -1235,6 +1249,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
         memcpy(g->need, need.buf, sizeof g->need);
         g->has_need = 1;
     }
+    g->filtered = min_length > 0 || no_blanks || square >= 0 || g->has_need;
     if (leave.obj && leave.len) {
         /* equity: leave values indexed by the tiles used (see Gen.leave) */
         if (!need_len("lstride", &lstride, 27, 4) || !need_len("ldrop", &ldrop, MAX_N + 1, 4))
