@@ -1,7 +1,7 @@
 """Equity subcommands of ``wordsolver``: ``train-leaves`` and ``ab``.
 
     wordsolver train-leaves --game G --games N --rounds R --seed S [--checkpoint F] [--resume] [--output F]
-                            [--bingo] [--start FILE] [--workers N] [--ray ADDRESS]
+                            [--bingo] [--method kept|subleaves] [--start FILE] [--workers N] [--ray ADDRESS]
     wordsolver ab --game G --pairs N --seed S [--player equity|sim[:k=8:plies=2:iterations=300]] [--leaves F]
                   [--against greedy|equity|FILE] [--json] [--workers N]
 
@@ -20,6 +20,7 @@ from engine.game import game_rules
 from engine.strategy.abtest import ab_test
 from engine.strategy.leaves import LeaveValues, dumps, read_file, shipped
 from engine.strategy.players import EquityPlayer, GreedyPlayer, Player, SimPlayer, make_player, sim_player
+from engine.strategy.subleaves import train_subleaves
 from engine.strategy.train_leaves import train
 
 from .cli_parallel import add_parallel_options, cluster_address
@@ -47,9 +48,10 @@ def cmd_train(args: argparse.Namespace, settings: Settings) -> int:
         output.with_name(f"{output.stem}.round{r}{output.suffix}").write_text(dumps(values), encoding="utf-8")
 
     start = read_values(args.start, rules.name) if args.start else None
-    values = train(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
-                   log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
-                   ray=cluster_address(args), bingo=args.bingo, start=start, start_name=args.start or "")
+    trainer = train_subleaves if args.method == "subleaves" else train
+    values = trainer(rules.name, lex, args.games, args.rounds, args.seed, checkpoint, resume=args.resume,
+                     log=lambda line: print(line, flush=True), on_round=keep_round, workers=args.workers,
+                     ray=cluster_address(args), bingo=args.bingo, start=start, start_name=args.start or "")
     output.write_text(dumps(values), encoding="utf-8")
     print(f"leave values written to {output} (each round's as {output.stem}.roundN{output.suffix}; "
           f"checkpoint {checkpoint})")
@@ -107,6 +109,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--output", type=Path, help="leave file to write (default GAME-leaves.json)")
     tr.add_argument("--bingo", action="store_true",
                     help="add the bingo feature: each leave's chance of a seven-letter word on the next draw")
+    tr.add_argument("--method", choices=("kept", "subleaves"), default="kept",
+                    help="kept: each turn's outcome credited to the leave kept (default); subleaves: each rack's "
+                         "best equity credited to every sub-rack (engine.strategy.subleaves)")
     tr.add_argument("--start", help="leave file round 1 plays with (default: zero values), e.g. the shipped file")
     add_parallel_options(tr)
     tr.set_defaults(run=cmd_train)

@@ -37,7 +37,7 @@ from typing import Protocol
 
 from ..game import EXCHANGE, PASS, PLAY, GameRules, tile_counts, tiles_text
 from ..lexicon import Lexicon
-from ..plays import Move, Position
+from ..plays import Move, Position, TopTurn
 from ..solver import find_moves
 from .equity import best_turn
 from .leaves import LeaveValues, shipped
@@ -131,11 +131,16 @@ class EquityPlayer:
         # its sub-rack values made by the search itself: in C when the core is built
         best = best_turn(view.position, view.lexicon, values, view.rules, view.bag_size, view.unseen,
                          view.can_exchange)
-        if best.kind == PLAY:
-            return Action(PLAY, best.move)
-        if best.kind == EXCHANGE:
-            return Action(EXCHANGE, tiles=best.thrown)
-        return Action(PASS)
+        return action_of(best)
+
+
+def action_of(best: TopTurn) -> Action:
+    """The action that makes the turn ``best`` (a play, an exchange or the pass)."""
+    if best.kind == PLAY:
+        return Action(PLAY, best.move)
+    if best.kind == EXCHANGE:
+        return Action(EXCHANGE, tiles=best.thrown)
+    return Action(PASS)
 
 
 class SimPlayer:

@@ -80,8 +80,11 @@ def play_game(
     seed: int,
     first: int = 0,
     names: Sequence[str] | None = None,
+    until_bag: int = 0,
 ) -> Game:
-    """One complete game between ``players`` (seat order), seat ``first`` moving first."""
+    """One complete game between ``players`` (seat order), seat ``first`` moving first; with
+    ``until_bag``, only its turns while the bag holds at least that many tiles (leave training
+    needs no more: the game returned is then unfinished)."""
     rng = random.Random(seed)
     bag = list(rules.ruleset.counts)
     racks = []
@@ -91,7 +94,7 @@ def play_game(
         racks.append(rack)
     state = start(rules, racks, first)
     turns: list[Turn] = []
-    while not state.over:
+    while not state.over and state.bag_size >= until_bag:
         if len(turns) >= MAX_TURNS:
             raise IllegalTurnError(f"the game did not end within {MAX_TURNS} turns (seed {seed})")
         if not state.racks[state.to_move]:
@@ -101,7 +104,7 @@ def play_game(
         turn = turn_for(rules, state, action, rng)
         state = apply(rules, state, turn)
         turns.append(turn)
-    for turn in end_turns(rules, state):
+    for turn in end_turns(rules, state) if state.over else ():
         state = apply(rules, state, turn)
         turns.append(turn)
     return Game(
