@@ -185,10 +185,10 @@ typedef struct {
     const int64_t *hib_row; /* going right, pruning: hib[start - row_start] */
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
-     * of the tiles it uses (sum of used[t] * lstride[t] over the rack's tiles ltile[]) */
+     * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
     const int32_t *leave;
     int64_t scale, leave_max;  /* leave_max: the best leave of any play */
-    int lstride[27], lorig[27], ltile[27], nltile;
+    int lstride[27];
     int ldrop[MAX_N + 1];      /* (leave_max - best leave of a play of k tiles) / scale, rounded down */
     Placed placed[MAX_N];
     int nplaced;
@@ -1268,8 +1268,6 @@ static PyObject *generate(PyObject *self, PyObject *args)
                 goto done;
             }
             top += (int64_t)rk0[t] * st[t];
-            g->ltile[g->nltile++] = t;
-            g->lorig[t] = rk0[t];
             g->lstride[t] = st[t];
         }
         if (top >= leave.len / 4) {
