@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -19,7 +20,9 @@ from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
 from engine import GAMES
+from engine.errors import EngineError
 from engine.lexicon import cache_writable, default_cache_dir, native_available
+from engine.strategy import leaves
 
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
 from .fastroutes import FastRoutes
@@ -76,7 +79,20 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
     log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)
     app.state.store.start(settings.default_lexicon, keep=True)  # tried again by itself if it fails
+    # the leave values too (a table of 130,000 leaves takes most of a second of CPU to check), so
+    # the first request ranked by equity does not pay for them within its budget
+    threading.Thread(target=warm_leaves, name="warm-leaves", daemon=True).start()
     yield
+
+
+def warm_leaves() -> None:
+    """Load and check every game's shipped leave values (each is cached once loaded)."""
+    for game in GAMES:
+        try:
+            if leaves.available(game):
+                leaves.shipped(game)
+        except EngineError:  # a bad file is reported by the request that needs it
+            log.warning("the leave values of %s did not load", game)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -872,7 +872,7 @@ def test_record_game_taken_from_the_record(page: Page, server: str) -> None:
 
 def test_exchanges_ranked_with_equity_and_the_word_list_named(page: Page, server: str) -> None:
     """Item 3: Scrabble, CAT at 8H, rack UUUVVWQ, ranked by equity: exchanging all but QU comes
-    first (the bingo-trained leaves value QU at +0.165), as the API with exchanges: true ranks it; item 2: the word list named by the results."""
+    first (the per-sub-rack measured leaves value QU at +1.838), as the API with exchanges: true ranks it; item 2: the word list named by the results."""
     board = ["." * 15] * 15
     board[7] = ".......CAT....."
     open_page(page, server, "?game=scrabble&board=" + "-".join(board) + "&rack=UUUVVWQ")
@@ -881,16 +881,16 @@ def test_exchanges_ranked_with_equity_and_the_word_list_named(page: Page, server
     want = post(server, "/v1/games/scrabble/moves", {"board": board, "rack": "UUUVVWQ", "rank_by": "equity", "exchanges": True})
     candidates = sorted([(m["rank"], m["notation"], m["equity"]) for m in want["moves"]]
                         + [(x["rank"], "Pass" if x["kind"] == "pass" else f"Exchange {x['thrown']}", x["equity"]) for x in want["exchanges"]])
-    assert candidates[0][1:] == ("Exchange UUVVW", 0.165)
+    assert candidates[0][1:] == ("Exchange UUVVW", 1.838)
     rows = page.locator("#results tbody tr")
     expect(rows).to_have_count(len(candidates))
     shown = page.locator("#results tbody button.pick").evaluate_all("els => els.map(e => e.dataset.notation)")
     assert shown == [c[1] for c in candidates]
     expect(rows.first.locator("td")).to_have_count(7)
     assert rows.first.locator("td").evaluate_all("els => els.map(e => e.textContent)") == [
-        "1", "Exchange UUVVW", "0", "–", "QU", "+0.165", "0.165"]
+        "1", "Exchange UUVVW", "0", "–", "QU", "+1.838", "1.838"]
     rows.first.click()
-    expect(page.locator("#selected-title")).to_have_text("Exchange UUVVW: equity 0.165")
+    expect(page.locator("#selected-title")).to_have_text("Exchange UUVVW: equity 1.838")
     expect(page.locator("#compare-btn")).to_be_hidden()
     note = page.locator("#lexicon-note")
     expect(note).to_contain_text("Words checked against word-list: a broad English list")

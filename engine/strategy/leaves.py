@@ -170,11 +170,14 @@ def parse(text: str | bytes, game: str, source: str = "leave file") -> LeaveValu
         if not isinstance(v, int) or isinstance(v, bool) or abs(v) > MAX_ABS_MILLI:
             raise bad(f"value of {name!r} is not an integer of thousandths within ±{MAX_ABS_MILLI}")
     rs = get_ruleset(game)
-    for key in table:
-        counts = key_counts(key) if set(key) <= set(LETTERS + "?") else None
-        if counts is None or leave_key(counts) != key or not 1 <= len(key) < rs.rack_size:
+    tiles = frozenset(LETTERS + "?")
+    have = {tile_char(i): n for i, n in enumerate(rs.counts)}
+    for key in table:  # checked by string operations: a table may hold 200,000 keys
+        letters = key.rstrip("?")
+        canonical = tiles.issuperset(key) and "?" not in letters and list(letters) == sorted(letters)
+        if not canonical or not 1 <= len(key) < rs.rack_size:
             raise bad(f"table key {key!r} is not a canonical leave of 1 to {rs.rack_size - 1} tiles")
-        if any(c > have for c, have in zip(counts, rs.counts, strict=True)):
+        if any(key.count(ch) > have[ch] for ch in set(key)):
             raise bad(f"table key {key!r} holds more tiles than {game} has")
     missing = [tile_char(i) for i, n in enumerate(rs.counts) if n and tile_char(i) not in table]
     if missing:

@@ -219,9 +219,13 @@ class Checkpoint:
 
 
 def values_of(ck: Checkpoint) -> LeaveValues:
-    if ck.values is None:
-        return zero(ck.game, ck.lexicon)
-    d = ck.values
+    return values_from(ck.values, ck.game, ck.lexicon)
+
+
+def values_from(d: dict | None, game: str, lexicon: str) -> LeaveValues:
+    """A checkpoint's values (LeaveValues.to_dict), or zero values before the first round."""
+    if d is None:
+        return zero(game, lexicon)
     return LeaveValues(d["game"], d["lexicon"], dict(d["weights"]), dict(d["table"]), dict(d.get("provenance", {})))
 
 
@@ -290,18 +294,26 @@ def train(
             log(f"round {r}: {upto}/{games} games, {ck.current.n} samples")
         prov = provenance(ck, r, rounds)
         fitted = fit(ck.current, rules.name, lex.name, prov, chances=chances)
-        ck.history.append({"round": r, "games": ck.current.games, "samples": ck.current.n,
-                           "table": len(fitted.table), "S": fitted.table.get("S"), "?": fitted.table.get("?"),
-                           "Q": fitted.table.get("Q")})
+        ck.history.append(round_record(r, ck.current.games, {"samples": ck.current.n}, fitted))
         ck.values = fitted.to_dict()
         ck.rounds_done = r
         ck.current = Stats()
         ck.save(checkpoint)
         if on_round is not None:
             on_round(r, fitted)
-        log(f"round {r} fitted: {len(fitted.table)} leaves in the table; S {fitted.value('S'):+.2f}, "
-            f"? {fitted.value('?'):+.2f}, Q {fitted.value('Q'):+.2f}")
+        log(fitted_message(r, fitted))
     return values_of(ck)
+
+
+def round_record(r: int, games: int, counts: dict, fitted: LeaveValues) -> dict:
+    """A finished round's entry in a checkpoint's history: its size and a few values."""
+    return {"round": r, "games": games, **counts, "table": len(fitted.table), "S": fitted.table.get("S"),
+            "?": fitted.table.get("?"), "Q": fitted.table.get("Q")}
+
+
+def fitted_message(r: int, fitted: LeaveValues) -> str:
+    return (f"round {r} fitted: {len(fitted.table)} leaves in the table; S {fitted.value('S'):+.2f}, "
+            f"? {fitted.value('?'):+.2f}, Q {fitted.value('Q'):+.2f}")
 
 
 def provenance(ck: Checkpoint, r: int, rounds: int) -> dict:
