@@ -49,9 +49,8 @@ from .train_leaves import (
     BINGO_FLOOR,
     RIDGE,
     ROUND_SEED,
+    Rounds,
     bingo_feature,
-    fitted_message,
-    round_record,
     solve,
     values_from,
 )
@@ -199,7 +198,7 @@ def fit_subleaves(st: SubStats, game: str, lexicon: str, provenance: dict, chanc
 
 
 @dataclass
-class SubCheckpoint:
+class SubCheckpoint(Rounds):
     game: str
     lexicon: str
     seed: int
@@ -221,11 +220,6 @@ class SubCheckpoint:
         return cls(d["game"], d["lexicon"], int(d["seed"]), int(d["games"]), d.get("values"), int(d["rounds_done"]),
                    SubStats.from_dict(d["current"]), list(d.get("history", [])), bool(d.get("bingo", False)),
                    str(d.get("start", "")))
-
-    def save(self, path: Path) -> None:
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
-        tmp.replace(path)
 
 
 def train_subleaves(
@@ -259,14 +253,7 @@ def train_subleaves(
             ck.save(checkpoint)
             log(f"round {r}: {upto}/{games} games, {ck.current.n.get('', 0)} racks")
         fitted = fit_subleaves(ck.current, rules.name, lex.name, provenance(ck, r), chances, log=log)
-        ck.history.append(round_record(r, ck.current.games, {"racks": ck.current.n.get("", 0)}, fitted))
-        ck.values = fitted.to_dict()
-        ck.rounds_done = r
-        ck.current = SubStats()
-        ck.save(checkpoint)
-        if on_round is not None:
-            on_round(r, fitted)
-        log(fitted_message(r, fitted))
+        ck.close_round(r, fitted, {"racks": ck.current.n.get("", 0)}, checkpoint, on_round, log)
     return values_from(ck.values, ck.game, ck.lexicon)
 
 

@@ -26,6 +26,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..game import EXCHANGE, PLAY, Game, GameRules, game_rules, replay, subtract, tile_counts, tiles_of_move
 from ..lexicon import Lexicon
@@ -188,8 +189,38 @@ def fit(stats: Stats, game: str, lexicon: str, provenance: dict, min_count: int 
     return LeaveValues(game, lexicon, weights, table, provenance)
 
 
+class Rounds:
+    """What both trainers' checkpoints share (this module's and engine.strategy.subleaves'): the
+    finished rounds, the values the next round plays with, and saving."""
+
+    history: list[dict]
+    values: dict | None
+    rounds_done: int
+    current: Any  # the round being played: its sums, with a ``games`` count
+
+    def to_dict(self) -> dict:
+        raise NotImplementedError
+
+    def save(self, path: Path) -> None:
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
+        tmp.replace(path)
+
+    def close_round(self, r: int, fitted: LeaveValues, counts: dict, path: Path,
+                    on_round: Callable[[int, LeaveValues], None] | None, log: Callable[[str], None]) -> None:
+        """Round ``r`` is fitted: record it, play the next round with its values, and save."""
+        self.history.append(round_record(r, self.current.games, counts, fitted))
+        self.values = fitted.to_dict()
+        self.rounds_done = r
+        self.current = type(self.current)()
+        self.save(path)
+        if on_round is not None:
+            on_round(r, fitted)
+        log(fitted_message(r, fitted))
+
+
 @dataclass
-class Checkpoint:
+class Checkpoint(Rounds):
     game: str
     lexicon: str
     seed: int
@@ -212,10 +243,6 @@ class Checkpoint:
                    int(d["rounds_done"]), Stats.from_dict(d["current"]), list(d.get("history", [])),
                    bool(d.get("bingo", False)), str(d.get("start", "")))
 
-    def save(self, path: Path) -> None:
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict()), encoding="utf-8")
-        tmp.replace(path)
 
 
 def values_of(ck: Checkpoint) -> LeaveValues:
@@ -294,14 +321,7 @@ def train(
             log(f"round {r}: {upto}/{games} games, {ck.current.n} samples")
         prov = provenance(ck, r, rounds)
         fitted = fit(ck.current, rules.name, lex.name, prov, chances=chances)
-        ck.history.append(round_record(r, ck.current.games, {"samples": ck.current.n}, fitted))
-        ck.values = fitted.to_dict()
-        ck.rounds_done = r
-        ck.current = Stats()
-        ck.save(checkpoint)
-        if on_round is not None:
-            on_round(r, fitted)
-        log(fitted_message(r, fitted))
+        ck.close_round(r, fitted, {"samples": ck.current.n}, checkpoint, on_round, log)
     return values_of(ck)
 
 
