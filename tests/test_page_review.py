@@ -4,6 +4,7 @@ next to each turn; at laptop and phone widths. The fixtures are tests/test_page.
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 from test_page import SHOTS, analyze, browser, open_page, page, post, server, shot  # noqa: F401
 
@@ -31,8 +32,9 @@ def check_review(pg: Page, base: str) -> None:
         assert len(pts.split()) == len(want), (p, pts)
         ys = [float(xy.split(",")[1]) for xy in pts.split()]
         # 170 high, 8 above and 20 below the plot: y = 8 + (1 - P) * 142
-        got = [round(1 - (y - 8) / 142, 2) for y in ys]
-        assert got == [round(t["win"]["after"] if t["player"] == p else 1 - t["win"]["after"], 2) for t in want]
+        got = [1 - (y - 8) / 142 for y in ys]  # y has one decimal: P to within 0.05 / 142
+        assert got == pytest.approx([t["win"]["after"] if t["player"] == p else 1 - t["win"]["after"] for t in want],
+                                    abs=0.0004)
     cells = pg.locator("#a-turns tbody td.win").evaluate_all("els => els.map(e => e.textContent)")
     assert cells == [f"{round(100 * t['win']['after'])}%" + (f" −{100 * t['win']['lost']:.1f}" if f"{100 * (t['win']['lost'] or 0):.1f}" != "0.0" else "")
                      + (f" {t['win']['mistake']}" if t["win"]["mistake"] else "") for t in want]

@@ -127,6 +127,26 @@ def test_fit_table_is_monotone_and_sets_decided_cells() -> None:
     parse(dumps(replace(t, provenance={"games": 1})), "scrabble")  # what the fit writes loads
 
 
+def test_the_first_turns_spread_of_zero_does_not_narrow_the_top_rows_window() -> None:
+    """Every first turn is at spread 0: those samples say nothing of a curve's slope, so the top
+    row's window must gather its samples from rows with leads, as far down as it takes. Counted
+    with the spread-0 samples, the window stopped at the flat rows just below the top (the
+    shipped Scrabble table then said P(win) = 0.20 at 300 points down before the first turn)."""
+    rng = random.Random(3)
+    top = full_unseen("scrabble")
+    counts = Counts(games=1000)
+    for _ in range(1000):
+        counts.add(top, 0, float(rng.random() < 0.53))
+    for u in range(top - 13, top - 4):  # 250 samples a row: flat just below the top, steep further down
+        scale = 150 if u >= top - 8 else 20
+        for _ in range(250):
+            s = rng.choice((-1, 1)) * rng.randint(1, 80)
+            counts.add(u, s, float(rng.random() < 1 / (1 + math.exp(-s / scale))))
+    t = fit_table("scrabble", counts, {"games": 1})
+    assert t.model["window"][top] == 13  # rows top-12 .. top: the 2,000 samples with a lead
+    assert t.probability(-300, top) < 0.05 and t.probability(0, top) == pytest.approx(0.53, abs=0.05)
+
+
 def test_positions_of_a_game(lex: Lexicon) -> None:
     rules = game_rules("crossplay")
     p = EquityPlayer()

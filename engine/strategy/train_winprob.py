@@ -9,7 +9,8 @@ a run's data is small, adds up across runs, and can be refitted without playing 
 :func:`fit_table` fits the model of :mod:`engine.strategy.winprob` to the counts: for each
 unseen count ``u`` a logistic curve in spread, by Newton's method on the (slightly ridged)
 log-likelihood of the samples in a window of unseen counts around ``u`` that widens until it
-holds ``min_samples`` samples; decided cells are set, not fitted.
+holds ``min_samples`` samples with a lead either way (those tell the curve's slope: the first
+turn's spread is always 0); decided cells are set, not fitted.
 """
 
 from __future__ import annotations
@@ -146,7 +147,9 @@ def fit_table(game: str, counts: Counts, provenance: dict, max_spread: int = MAX
     by_u: dict[int, list[tuple[float, int, float]]] = {}
     for (u, s), (n, w) in counts.cells.items():
         by_u.setdefault(min(u, top), []).append((s / SPREAD_UNIT, int(n), w))
-    n_at = {u: sum(n for _, n, _ in d) for u, d in by_u.items()}
+    # the samples that tell a curve's slope: those with a lead either way (every first turn has
+    # spread 0, so the top row's window reaches down to the turns that follow it)
+    n_at = {u: sum(n for s, n, _ in d if s) for u, d in by_u.items()}
     rows = []
     model: dict[str, list[float]] = {"a": [], "b_per_100": [], "window": []}
     for u in range(top + 1):
@@ -196,6 +199,6 @@ def provenance(game: str, lexicon: str, games: int, seed: int, samples: int, com
         "leaves_sha256": shipped(game).to_dict()["sha256"],  # which leave file those were
         "method": ("engine.strategy.train_winprob: every position of self-play games (unseen, spread, result of the "
                    f"player to move); per unseen count a logistic curve in spread fitted by maximum likelihood over a "
-                   f"window of unseen counts holding at least {MIN_SAMPLES} samples; decided cells set"),
+                   f"window of unseen counts holding at least {MIN_SAMPLES} samples with a lead either way; decided cells set"),
         "command": command,
     }
