@@ -2319,6 +2319,265 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ breakdowns */
+
+/* engine.breakdowns.Breakdowns.__call__ for the games without stacks or a Qu tile, the same
+ * dicts (keys in the same order, so the JSON is byte for byte the same; tests/test_breakdowns.py
+ * compares both writers with the authoritative scorer). The letter dicts and the cross-words are
+ * the Python writer's own caches, passed in: a letter it has not written yet is asked of it
+ * (``letter(key, square, code, new)``), so what a letter is stays decided in one place. */
+
+static PyObject *K_WORDS, *K_BONUS, *K_TOTAL, *K_WORD, *K_LETTERS, *K_LETTER_TOTAL, *K_MULT, *K_SCORE,
+    *K_LETTER, *K_ROW, *K_COL, *K_BLANK, *K_EMPTY;
+
+#define BD_MAX_SQ 4096 /* boards up to 64 x 64 */
+
+typedef struct {
+    int n;
+    const unsigned char *cells;
+    unsigned char *newc; /* the play's tiles by square (0: none) */
+    PyObject *letters;   /* dict: letter key -> (dict, points, word multiplier) */
+    PyObject *letter_fn;
+} BdCtx;
+
+static inline int bd_taken(const BdCtx *c, int i)
+{
+    return c->cells[i] || c->newc[i];
+}
+
+/* The first and last square of the run of tiles through first..last along step. */
+static void bd_ends(const BdCtx *c, int first, int last, int step, int *a_out, int *b_out)
+{
+    int n = c->n, a = first, b = last;
+    if (step == 1) {
+        int row = first - first % n;
+        while (a > row && bd_taken(c, a - 1))
+            a--;
+        while (b < row + n - 1 && bd_taken(c, b + 1))
+            b++;
+    } else {
+        while (a >= n && bd_taken(c, a - n))
+            a -= n;
+        while (b + n < n * n && bd_taken(c, b + n))
+            b += n;
+    }
+    *a_out = a;
+    *b_out = b;
+}
+
+/* The word on squares a..b (step apart); only square ``only`` counts as new when it is >= 0. */
+static PyObject *bd_word(const BdCtx *c, int a, int b, int step, int only, long *score)
+{
+    Py_ssize_t len = (b - a) / step + 1, k = 0;
+    PyObject *letters = PyList_New(len), *texts = PyList_New(len), *word = NULL, *text = NULL;
+    long total = 0, mult = 1;
+    if (!letters || !texts)
+        goto fail;
+    for (int i = a; i <= b; i += step, k++) {
+        int code = (only < 0 || i == only) ? c->newc[i] : 0;
+        long key = code ? ((long)i << 8) | (code << 1) | 1 : ((long)i << 8) | (c->cells[i] << 1);
+        PyObject *pk = PyLong_FromLong(key), *entry;
+        if (!pk)
+            goto fail;
+        entry = PyDict_GetItemWithError(c->letters, pk);
+        if (entry)
+            Py_INCREF(entry);
+        else if (!PyErr_Occurred())
+            entry = PyObject_CallFunction(c->letter_fn, "OiiO", pk, i, code ? code : c->cells[i],
+                                          code ? Py_True : Py_False);
+        Py_DECREF(pk);
+        if (!entry)
+            goto fail;
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 3) {
+            Py_DECREF(entry);
+            PyErr_SetString(PyExc_TypeError, "a letter entry is (dict, points, multiplier)");
+            goto fail;
+        }
+        PyObject *d = PyTuple_GET_ITEM(entry, 0), *t;
+        long p = PyLong_AsLong(PyTuple_GET_ITEM(entry, 1)), m = PyLong_AsLong(PyTuple_GET_ITEM(entry, 2));
+        t = PyDict_Check(d) ? PyDict_GetItemWithError(d, K_LETTER) : NULL;
+        if (!t || PyErr_Occurred()) {
+            Py_DECREF(entry);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "a letter dict without its letter");
+            goto fail;
+        }
+        PyList_SET_ITEM(letters, k, Py_NewRef(d));
+        PyList_SET_ITEM(texts, k, Py_NewRef(t));
+        Py_DECREF(entry);
+        total += p;
+        mult *= m;
+    }
+    text = PyUnicode_Join(K_EMPTY, texts);
+    if (!text)
+        goto fail;
+    *score = total * mult;
+    word = PyDict_New();
+    if (!word || PyDict_SetItem(word, K_WORD, text) < 0 || PyDict_SetItem(word, K_LETTERS, letters) < 0)
+        goto fail;
+    PyObject *v;
+    if (!(v = PyLong_FromLong(total)) || PyDict_SetItem(word, K_LETTER_TOTAL, v) < 0)
+        goto fail_v;
+    Py_DECREF(v);
+    if (!(v = PyLong_FromLong(mult)) || PyDict_SetItem(word, K_MULT, v) < 0)
+        goto fail_v;
+    Py_DECREF(v);
+    if (!(v = PyLong_FromLong(total * mult)) || PyDict_SetItem(word, K_SCORE, v) < 0)
+        goto fail_v;
+    Py_DECREF(v);
+    Py_DECREF(text);
+    Py_DECREF(letters);
+    Py_DECREF(texts);
+    return word;
+fail_v:
+    Py_XDECREF(v);
+fail:
+    Py_XDECREF(word);
+    Py_XDECREF(text);
+    Py_XDECREF(letters);
+    Py_XDECREF(texts);
+    return NULL;
+}
+
+static long bd_attr_long(PyObject *o, PyObject *name)
+{
+    PyObject *v = PyObject_GetAttr(o, name);
+    long x = v ? PyLong_AsLong(v) : -1;
+    Py_XDECREF(v);
+    return x;
+}
+
+/* breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> the play's breakdown
+ * dict. ``cells``: bytes of the board's codes; ``bonus``: (dict for no bonus, dict for the bonus,
+ * its points); the rest as engine.breakdowns.Breakdowns holds them. */
+static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "breakdown takes 8 arguments");
+        return NULL;
+    }
+    PyObject *tiles = args[0], *cells = args[2], *letters = args[3], *crosses = args[4], *letter_fn = args[5],
+             *bonus = args[6];
+    long n = PyLong_AsLong(args[1]), rack_size = PyLong_AsLong(args[7]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyTuple_Check(tiles) || !PyBytes_Check(cells) || !PyDict_Check(letters) || !PyDict_Check(crosses) ||
+        !PyTuple_Check(bonus) || PyTuple_GET_SIZE(bonus) != 3 || n < 1 || n * n > BD_MAX_SQ ||
+        PyBytes_GET_SIZE(cells) != n * n || PyTuple_GET_SIZE(tiles) < 1 || PyTuple_GET_SIZE(tiles) > 64) {
+        PyErr_SetString(PyExc_TypeError, "breakdown: bad arguments");
+        return NULL;
+    }
+    unsigned char newc[BD_MAX_SQ];
+    int squares[64], count = 0;
+    BdCtx c = {(int)n, (const unsigned char *)PyBytes_AS_STRING(cells), newc, letters, letter_fn};
+    PyObject *words = NULL, *out = NULL, *v = NULL;
+    Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
+    int ok = 1;
+    memset(newc, 0, (size_t)(n * n));
+    for (Py_ssize_t k = 0; k < nt; k++) {
+        PyObject *t = PyTuple_GET_ITEM(tiles, k);
+        long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
+        PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
+        int is_blank = blank ? PyObject_IsTrue(blank) : -1;
+        Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
+                         ? PyUnicode_READ_CHAR(letter, 0) : 0;
+        Py_XDECREF(letter);
+        Py_XDECREF(blank);
+        if (PyErr_Occurred() || is_blank < 0 || row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "breakdown: a tile off the board or not a letter");
+            ok = 0;
+            break;
+        }
+        int sq = (int)((row - 1) * n + col - 1), j = count;
+        int seen = 0;
+        for (int q = 0; q < count; q++)
+            seen |= squares[q] == sq;
+        if (!seen) {
+            while (j > 0 && squares[j - 1] > sq) { /* insertion: squares stay sorted */
+                squares[j] = squares[j - 1];
+                j--;
+            }
+            squares[j] = sq;
+            count++;
+        }
+        newc[sq] = (unsigned char)((ch - 64) | (is_blank ? 64 : 0));
+    }
+    if (!ok)
+        return NULL;
+    int first = squares[0], last = squares[count - 1], down;
+    if (count > 1)
+        down = first / n != last / n;
+    else {
+        int col0 = first % n;
+        down = !((col0 > 0 && c.cells[first - 1]) || (col0 < n - 1 && c.cells[first + 1]));
+    }
+    int step = down ? (int)n : 1, cross = down ? 1 : (int)n, a, b;
+    long total = 0, score;
+    words = PyList_New(0);
+    if (!words)
+        goto fail;
+    bd_ends(&c, first, last, step, &a, &b);
+    if (b > a) {
+        PyObject *w = bd_word(&c, a, b, step, -1, &score);
+        if (!w || PyList_Append(words, w) < 0) {
+            Py_XDECREF(w);
+            goto fail;
+        }
+        Py_DECREF(w);
+        total += score;
+    }
+    for (int q = 0; q < count; q++) {
+        int i = squares[q];
+        PyObject *key = PyLong_FromLong((((long)i << 8 | newc[i]) << 1) | down), *w;
+        if (!key)
+            goto fail;
+        w = PyDict_GetItemWithError(crosses, key);
+        if (w)
+            Py_INCREF(w);
+        else if (!PyErr_Occurred()) {
+            bd_ends(&c, i, i, cross, &a, &b);
+            w = b > a ? bd_word(&c, a, b, cross, i, &score) : Py_NewRef(Py_None);
+            if (w && PyDict_SetItem(crosses, key, w) < 0)
+                Py_CLEAR(w);
+        }
+        Py_DECREF(key);
+        if (!w)
+            goto fail;
+        if (w != Py_None) {
+            PyObject *s = PyDict_Check(w) ? PyDict_GetItemWithError(w, K_SCORE) : NULL;
+            long sv = s ? PyLong_AsLong(s) : -1;
+            if (!s || PyErr_Occurred() || PyList_Append(words, w) < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "a cross-word without its score");
+                Py_DECREF(w);
+                goto fail;
+            }
+            total += sv;
+        }
+        Py_DECREF(w);
+    }
+    int all = count == rack_size;
+    PyObject *bd = PyTuple_GET_ITEM(bonus, all ? 1 : 0);
+    long bonus_points = all ? PyLong_AsLong(PyTuple_GET_ITEM(bonus, 2)) : 0;
+    if (PyErr_Occurred())
+        goto fail;
+    out = PyDict_New();
+    if (!out || PyDict_SetItem(out, K_WORDS, words) < 0 || PyDict_SetItem(out, K_BONUS, bd) < 0)
+        goto fail;
+    if (!(v = PyLong_FromLong(total + bonus_points)) || PyDict_SetItem(out, K_TOTAL, v) < 0)
+        goto fail;
+    Py_DECREF(v);
+    Py_DECREF(words);
+    return out;
+fail:
+    Py_XDECREF(v);
+    Py_XDECREF(out);
+    Py_XDECREF(words);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"upwords", upwords, METH_VARARGS,
      "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
@@ -2336,6 +2595,9 @@ static PyMethodDef methods[] = {
      "square, need]) -> (count, plays, scores)\n\n"
      "The plays of a board's views, as engine.movegen.view_search generates them (see "
      "engine/search/compiled.py)."},
+    {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_FASTCALL,
+     "breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> a play's breakdown, as "
+     "engine.breakdowns.Breakdowns writes it (games without stacks or a Qu tile)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2347,5 +2609,12 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__fastgen(void)
 {
+    static const char *names[] = {"words", "all_tiles_bonus", "total", "word", "letters", "letter_total",
+                                  "word_multiplier", "score", "letter", "row", "col", "blank", ""};
+    PyObject **keys[] = {&K_WORDS, &K_BONUS, &K_TOTAL, &K_WORD, &K_LETTERS, &K_LETTER_TOTAL, &K_MULT,
+                         &K_SCORE, &K_LETTER, &K_ROW, &K_COL, &K_BLANK, &K_EMPTY};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (!(*keys[k] = PyUnicode_InternFromString(names[k])))
+            return NULL;
     return PyModule_Create(&module);
 }

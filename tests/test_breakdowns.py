@@ -9,7 +9,7 @@ import orjson
 import pytest
 from test_generator import random_position
 
-from engine import GAMES, Lexicon, breakdown, get_ruleset, position
+from engine import GAMES, Lexicon, breakdown, get_ruleset, position, search
 from engine.board import BLANK, parse_rack
 from engine.breakdowns import Breakdowns
 from engine.game import game_rules, replay
@@ -22,11 +22,39 @@ from engine.strategy.selfplay import play_game
 def same_json(pos: Position, lex: Lexicon, premiums: bool) -> int:
     """Compare every play of ``pos`` (the reference and the fast writer); returns how many."""
     moves = find_moves(pos, lex, limit=100_000, premiums=premiums, count=True).moves
-    write = Breakdowns(pos, premiums)
+    write, python = Breakdowns(pos, premiums), Breakdowns(pos, premiums)
     for move in moves:
-        reference = breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking)
-        assert orjson.dumps(write(move)) == orjson.dumps(reference), (move.notation, premiums)
+        reference = orjson.dumps(breakdown(pos, move, premiums).to_dict(stacking=pos.rules.stacking))
+        # the writer as the service uses it (compiled where it can be) and the pure-Python one
+        assert orjson.dumps(write(move)) == reference, (move.notation, premiums)
+        assert orjson.dumps(python.python(move)) == reference, (move.notation, premiums)
     return len(moves)
+
+
+def test_the_compiled_writer_is_used_where_it_applies() -> None:
+    """It must not fall back to Python unseen: with the compiled core active, every game but the
+    stacking one writes in C (the comparisons above then test the C writer)."""
+    for game in GAMES:
+        rules = get_ruleset(game)
+        pos = Position(rules, [0] * rules.size**2, parse_rack(rules, "AB"))
+        want = search.implementation() == "compiled" and not rules.stacking
+        assert Breakdowns(pos).compiled == want, game
+    with search.using("reference"):
+        assert not Breakdowns(Position(get_ruleset("scrabble"), [0] * 225, parse_rack(get_ruleset("scrabble"), "AB"))).compiled
+
+
+def test_the_compiled_writer_refuses_what_is_not_a_play() -> None:
+    """Bad arguments are errors, not a crash: a tile off the board, or not a letter."""
+    if search.implementation() != "compiled":
+        pytest.skip("the compiled core is not built")
+    from engine.plays import Tile
+    from engine.search.compiled import _fastgen
+
+    rules = get_ruleset("scrabble")
+    write = Breakdowns(Position(rules, [0] * 225, parse_rack(rules, "AB")))
+    for tiles in ((Tile(16, 1, "A"),), (Tile(1, 0, "A"),), (Tile(1, 1, "?"),), ()):
+        with pytest.raises((ValueError, TypeError)):
+            _fastgen.breakdown(tiles, *write.args)
 
 
 @pytest.mark.parametrize("game", GAMES)
