@@ -14,8 +14,8 @@ So only each play's main word is assembled per play. The dicts are shared betwee
 one answer, and a letter's dict (fixed by its ruleset, square, tile, whether it is new and the
 premiums setting) between answers: treat them as read-only.
 
-With the compiled core active (``engine.search.implementation() == "compiled"``), games without
-stacks or a Qu tile have each play's part written in C (``engine._fastgen.breakdown``: the same
+With the compiled core active (``engine.search.breakdown_writer()``), games without stacks or a
+Qu tile have each play's part written in C (``engine._fastgen.breakdown``: the same
 dicts from the same caches; a letter not written yet is asked of :meth:`Breakdowns._letter`).
 Building these dicts was about a third of a 20-play answer's CPU in Python.
 """
@@ -29,7 +29,6 @@ from .board import BLANK, LETTER_MASK
 from .plays import Move, Position
 from .rules import Ruleset
 from .scoring import tile_text
-from .search.compiled import _fastgen
 
 _QU = 17  # the letter code of Q (Upwords' Qu tile)
 _TEXT: dict[bool, list[str]] = {}  # by qu_tile: each tile code's scoring.tile_text ("A", "a" for a blank, "Qu")
@@ -75,15 +74,16 @@ class Breakdowns:
         self.letters = _letter_table(rules, self.premiums)
         self.crosses: dict[int, dict[str, Any] | None] = {}
         self.bonus = ({"name": rules.bonus_name, "points": 0}, {"name": rules.bonus_name, "points": rules.bonus_points})
-        self.compiled = (_fastgen is not None and self.heights is None and not rules.qu_tile
-                         and search.implementation() == "compiled")
-        if self.compiled:
+        fast = search.breakdown_writer()
+        self.compiled = False
+        if fast is not None and self.heights is None and not rules.qu_tile:
+            self.compiled, self.fast = True, fast
             self.args = (rules.size, bytes(self.cells), self.letters, self.crosses, self._letter,
                          (*self.bonus, rules.bonus_points), rules.rack_size)
 
     def __call__(self, move: Move) -> dict[str, Any]:
         if self.compiled:
-            out: dict[str, Any] = _fastgen.breakdown(move.tiles, *self.args)
+            out: dict[str, Any] = self.fast(move.tiles, *self.args)
             return out
         return self.python(move)
 

@@ -48,13 +48,12 @@ def test_the_compiled_writer_refuses_what_is_not_a_play() -> None:
     if search.implementation() != "compiled":
         pytest.skip("the compiled core is not built")
     from engine.plays import Tile
-    from engine.search.compiled import _fastgen
 
     rules = get_ruleset("scrabble")
     write = Breakdowns(Position(rules, [0] * 225, parse_rack(rules, "AB")))
     for tiles in ((Tile(16, 1, "A"),), (Tile(1, 0, "A"),), (Tile(1, 1, "?"),), ()):
         with pytest.raises((ValueError, TypeError)):
-            _fastgen.breakdown(tiles, *write.args)
+            write.fast(tiles, *write.args)
 
 
 @pytest.mark.parametrize("game", GAMES)

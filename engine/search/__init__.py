@@ -21,9 +21,9 @@ switch (tests and benchmarks run both through this seam).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..lexicon import Lexicon
 from ..plays import Found, Position, Query, RawPlay, TopTurn, TurnQuery
@@ -68,6 +68,12 @@ def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
     the equity player's question. The compiled core values the rack's sub-racks in C from
     the leaves it holds (loaded once per set of values), so no table is built per rack."""
     return _active.best_turn(pos, lex, q)
+
+
+def breakdown_writer() -> Callable[..., Any] | None:
+    """The compiled core's breakdown writer (``engine._fastgen.breakdown``, used by
+    engine.breakdowns) while the compiled implementation answers; None with the reference."""
+    return compiled.BREAKDOWN if _active is compiled else None
 
 
 def implementation() -> str:
