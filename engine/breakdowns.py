@@ -74,15 +74,17 @@ class Breakdowns:
         self.letters = _letter_table(rules, self.premiums)
         self.crosses: dict[int, dict[str, Any] | None] = {}
         self.bonus = ({"name": rules.bonus_name, "points": 0}, {"name": rules.bonus_name, "points": rules.bonus_points})
-        fast = search.breakdown_writer()
-        self.compiled = False
-        if fast is not None and self.heights is None and not rules.qu_tile:
-            self.compiled, self.fast = True, fast
-            self.args = (rules.size, bytes(self.cells), self.letters, self.crosses, self._letter,
-                         (*self.bonus, rules.bonus_points), rules.rack_size)
+        # the compiled writer, where it applies (None: this writer's own Python, below)
+        self.fast = search.breakdown_writer() if self.heights is None and not rules.qu_tile else None
+        self.args = (rules.size, bytes(self.cells), self.letters, self.crosses, self._letter,
+                     (*self.bonus, rules.bonus_points), rules.rack_size)
+
+    @property
+    def compiled(self) -> bool:
+        return self.fast is not None
 
     def __call__(self, move: Move) -> dict[str, Any]:
-        if self.compiled:
+        if self.fast is not None:
             out: dict[str, Any] = self.fast(move.tiles, *self.args)
             return out
         return self.python(move)

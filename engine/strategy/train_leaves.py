@@ -244,7 +244,6 @@ class Checkpoint(Rounds):
                    bool(d.get("bingo", False)), str(d.get("start", "")))
 
 
-
 def values_of(ck: Checkpoint) -> LeaveValues:
     return values_from(ck.values, ck.game, ck.lexicon)
 
