@@ -2578,6 +2578,152 @@ fail:
     return NULL;
 }
 
+/* A list of the squares i, i + step, ..., ``len`` of them. */
+static PyObject *squares_list(int i, int step, int len)
+{
+    PyObject *out = PyList_New(len);
+    for (int k = 0; out && k < len; k++) {
+        PyObject *v = PyLong_FromLong(i + k * step);
+        if (!v) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, k, v);
+    }
+    return out;
+}
+
+/* The run of ``len`` squares from ``i`` by ``step`` spells a word of the DAWG: 1, 0, or -1 (malformed). */
+static int run_is_word(const Dawg *d, uint32_t root, const uint8_t *cells, int i, int step, int len)
+{
+    int64_t s = root;
+    for (int k = 0; k < len; k++) {
+        int code = cells[i + k * step] & 31;
+        if (!code) /* not a letter: no word holds it */
+            return 0;
+        s = dawg_step(d, (uint32_t)s, code);
+        if (s < 0)
+            return s == -1 ? 0 : -1;
+    }
+    return (int)(d->mask[s] & 1u);
+}
+
+/* findings(n, cells, dmask, dfirst, dchild, droot) -> (groups, unknown): engine.verify's two scans
+ * of a board. ``groups``: the tiles joined across or down, each a sorted list of squares, in order
+ * of their first square. ``unknown``: the runs of two or more tiles, across then down (each line
+ * from its start), that the DAWG does not hold, each a list of its squares. */
+static PyObject *findings(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "findings takes 6 arguments");
+        return NULL;
+    }
+    long n = PyLong_AsLong(args[0]);
+    unsigned long root = PyLong_AsUnsignedLong(args[5]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!PyBytes_Check(args[1]) || n < 1 || n > MAX_N || PyBytes_GET_SIZE(args[1]) != n * n) {
+        PyErr_SetString(PyExc_ValueError, "findings: cells must be n * n bytes, n in 1..64");
+        return NULL;
+    }
+    Py_buffer bufs[3];
+    int got = 0;
+    PyObject *groups = NULL, *unknown = NULL, *out = NULL;
+    int *comp = NULL, *stack = NULL, *size = NULL;
+    for (; got < 3; got++)
+        if (PyObject_GetBuffer(args[2 + got], &bufs[got], PyBUF_SIMPLE) < 0)
+            goto done;
+    if (bufs[0].len != bufs[1].len || bufs[0].len % 4 || bufs[2].len % 4 || root >= (unsigned long)(bufs[0].len / 4)) {
+        PyErr_SetString(PyExc_ValueError, "findings: DAWG arrays of 4-byte items, as many masks as firsts, root in range");
+        goto done;
+    }
+    Dawg d = {bufs[0].buf, bufs[1].buf, bufs[2].buf, bufs[0].len / 4, bufs[2].len / 4};
+    const uint8_t *cells = (const uint8_t *)PyBytes_AS_STRING(args[1]);
+    int nn = (int)(n * n), ngroups = 0;
+    comp = PyMem_Malloc(sizeof(int) * (size_t)nn * 3);
+    if (!comp) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    stack = comp + nn;
+    size = stack + nn;
+    for (int i = 0; i < nn; i++)
+        comp[i] = -1;
+    for (int i = 0; i < nn; i++) { /* flood fill: a group's number is its first square's turn */
+        if (!cells[i] || comp[i] >= 0)
+            continue;
+        int top = 0, g = ngroups++;
+        size[g] = 0;
+        comp[i] = g;
+        stack[top++] = i;
+        while (top) {
+            int j = stack[--top], r = j / (int)n, c = j % (int)n;
+            int near[4] = {r > 0 ? j - (int)n : -1, r < n - 1 ? j + (int)n : -1, c > 0 ? j - 1 : -1, c < n - 1 ? j + 1 : -1};
+            size[g]++;
+            for (int k = 0; k < 4; k++)
+                if (near[k] >= 0 && cells[near[k]] && comp[near[k]] < 0) {
+                    comp[near[k]] = g;
+                    stack[top++] = near[k];
+                }
+        }
+    }
+    if (!(groups = PyList_New(ngroups)) || !(unknown = PyList_New(0)))
+        goto done;
+    for (int g = 0; g < ngroups; g++) {
+        PyObject *group = PyList_New(size[g]);
+        if (!group)
+            goto done;
+        PyList_SET_ITEM(groups, g, group);
+        size[g] = 0; /* now the next place to fill: squares come in order, so each group is sorted */
+    }
+    for (int i = 0; i < nn; i++) {
+        if (comp[i] < 0)
+            continue;
+        PyObject *v = PyLong_FromLong(i);
+        if (!v)
+            goto done;
+        PyList_SET_ITEM(PyList_GET_ITEM(groups, comp[i]), size[comp[i]]++, v);
+    }
+    for (int view = 0; view < 2; view++) { /* across (lines are rows), then down (lines are columns) */
+        int step = view ? (int)n : 1, next_line = view ? 1 : (int)n;
+        for (int line = 0; line < n; line++) {
+            int i0 = line * next_line;
+            for (int k = 0; k < n;) {
+                if (!cells[i0 + k * step]) {
+                    k++;
+                    continue;
+                }
+                int from = k;
+                while (k < n && cells[i0 + k * step])
+                    k++;
+                if (k - from < 2)
+                    continue;
+                int word = run_is_word(&d, (uint32_t)root, cells, i0 + from * step, step, k - from);
+                if (word < 0) {
+                    PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
+                    goto done;
+                }
+                if (!word) {
+                    PyObject *run = squares_list(i0 + from * step, step, k - from);
+                    int failed = !run || PyList_Append(unknown, run) < 0;
+                    Py_XDECREF(run);
+                    if (failed)
+                        goto done;
+                }
+            }
+        }
+    }
+    out = PyTuple_Pack(2, groups, unknown);
+done:
+    Py_XDECREF(groups);
+    Py_XDECREF(unknown);
+    PyMem_Free(comp);
+    while (got > 0)
+        PyBuffer_Release(&bufs[--got]);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"upwords", upwords, METH_VARARGS,
      "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
@@ -2595,6 +2741,9 @@ static PyMethodDef methods[] = {
      "square, need]) -> (count, plays, scores)\n\n"
      "The plays of a board's views, as engine.movegen.view_search generates them (see "
      "engine/search/compiled.py)."},
+    {"findings", (PyCFunction)(void (*)(void))findings, METH_FASTCALL,
+     "findings(n, cells, dmask, dfirst, dchild, droot) -> (groups, unknown): engine.verify's scans of a "
+     "board (groups of joined tiles; runs the DAWG does not hold)."},
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_FASTCALL,
      "breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> a play's breakdown, as "
      "engine.breakdowns.Breakdowns writes it (games without stacks or a Qu tile)."},

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from engine import GAMES, EngineError, Lexicon, from_words, get_ruleset
+from engine import GAMES, EngineError, Lexicon, from_words, get_ruleset, search
 from engine.board import BLANK, parse_board
-from engine.verify import _runs
+from engine.verify import _groups, _runs, _unknown_runs, board_findings
 
 
 def reference_codes(stacking: bool, rows: list[str]) -> list[int] | tuple[int, int]:
@@ -69,3 +69,44 @@ def test_word_lookups_match_the_word_set() -> None:
     for _ in range(5000):
         word = "".join(rng.choice("ABCDEZ") for _ in range(rng.randint(0, 7)))
         assert lex.is_word_codes([ord(ch) - 64 for ch in word]) == (word in words)
+
+
+@pytest.mark.skipif("compiled" not in search.IMPLEMENTATIONS, reason="the compiled core is not built")
+@pytest.mark.parametrize("game", [g for g in GAMES if not get_ruleset(g).qu_tile])
+def test_the_compiled_board_scans_equal_the_python_ones(game: str) -> None:
+    """engine._fastgen.findings (through the seam) gives engine.verify the groups and the unknown
+    runs the Python scans give, and so the same findings, on random boards of every density."""
+    rules = get_ruleset(game)
+    n = rules.size
+    rng = random.Random(7)
+    words = {"".join(rng.choice("ABE") for _ in range(rng.randint(2, 4))) for _ in range(40)}
+    lex: Lexicon = from_words(words, "small")
+    scan = search.compiled.FINDINGS
+    assert scan is not None
+    for _ in range(400):
+        density = rng.random() ** 2
+        rows = ["".join(rng.choice("ABEab") if rng.random() < density else "." for _ in range(n)) for _ in range(n)]
+        cells = parse_board(rules, rows)
+        groups, unknown = scan(n, bytes(cells), lex.mask, lex.first, lex.child, lex.root)
+        assert groups == _groups(n, cells)
+        assert unknown == _unknown_runs(n, cells, lex, False)
+        with search.using("compiled"):
+            fast = board_findings(rules, cells, lex)
+        with search.using("reference"):
+            assert board_findings(rules, cells, lex) == fast
+            assert board_findings(rules, cells, None) == board_findings(rules, cells, None)
+
+
+def test_the_compiled_board_scans_refuse_bad_arguments() -> None:
+    scan = search.compiled.FINDINGS
+    if scan is None:
+        pytest.skip("the compiled core is not built")
+    lex: Lexicon = from_words({"AB"}, "small")
+    for args in [(15, b"\0" * 224, lex.mask, lex.first, lex.child, lex.root),
+                 (0, b"", lex.mask, lex.first, lex.child, lex.root),
+                 (15, b"\0" * 225, lex.mask, lex.first, lex.child, len(lex.mask)),
+                 (15, b"\0" * 225, lex.mask, lex.first[:-1], lex.child, lex.root)]:
+        with pytest.raises(ValueError):
+            scan(*args)
+    with pytest.raises(TypeError):
+        scan(15, b"\0" * 225)

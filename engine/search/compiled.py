@@ -63,6 +63,7 @@ except ImportError:  # not built: the seam offers the pure-Python reference only
 NAME = "compiled"
 BUILT: bool = _fastgen is not None
 BREAKDOWN = _fastgen.breakdown if _fastgen is not None else None  # engine.breakdowns' writer, via the seam
+FINDINGS = _fastgen.findings if _fastgen is not None else None  # engine.verify's board scans, via the seam
 INSTANT = True  # a top-N query without count answers in well under a millisecond
 
 ACROSS, DOWN, BOTH = 1, 2, 3
