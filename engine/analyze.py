@@ -282,7 +282,7 @@ def grade(
                 left_total[turn.player] += points_left
                 if turn.kind == PLAY and valid:
                     target = sorted((i, LETTERS[(c & LETTER_MASK) - 1], bool(c & BLANK)) for i, c in placements(rs, turn.move))  # type: ignore[arg-type]
-                    rank = place_among(pos, raws, target)
+                    rank = place_among(pos, raws, target, kept)
             except TimeBudgetExceeded:
                 out_of_time = True
             searched = time.monotonic() - start

@@ -244,23 +244,34 @@ def rank_play(
     best = max(r[0] for r in raws)
     n = pos.rules.size
     target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
-    rank = place_among(pos, raws, target)
+    rank = place_among(pos, raws, target, move.score)
     k = better if rank is None else min(better, rank - 1)
     return Ranking(rank, best, len(raws), top_moves(pos, raws, k))
 
 
-def place_among(pos: Position, raws: list[RawPlay], target: list[tuple[int, str, bool]]) -> int | None:
+def place_among(
+    pos: Position, raws: list[RawPlay], target: list[tuple[int, str, bool]], score: int | None = None
+) -> int | None:
     """The 1-based rank among ``raws`` of the play whose tiles are ``target`` (sorted
-    ``(square, letter, blank)``), or None when it is not one of them."""
+    ``(square, letter, blank)``), or None when it is not one of them.
+
+    ``score``, the play's score when the caller knows it, says where to look first: only plays
+    of that score are read tile by tile (a one-blank rack has thousands of plays, a few dozen of
+    one score), and the rest only when none of them is the play."""
     n = pos.rules.size
-    for r in raws:
-        mine = sorted((i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in raw_squares(n, r))
-        if mine == target:
-            above = sum(1 for x in raws if x[0] > r[0])
-            me = materialise(pos.rules, pos.cells, r).sort_key()
-            ties = sum(1 for x in raws if x[0] == r[0] and materialise(pos.rules, pos.cells, x).sort_key() < me)
-            return above + ties + 1
-    return None
+
+    def same(r: RawPlay) -> bool:
+        return sorted((i, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK)) for i, code in raw_squares(n, r)) == target
+
+    hit = next((r for r in raws if r[0] == score and same(r)), None) if score is not None else None
+    if hit is None:
+        hit = next((r for r in raws if same(r)), None)
+    if hit is None:
+        return None
+    above = sum(1 for x in raws if x[0] > hit[0])
+    me = materialise(pos.rules, pos.cells, hit).sort_key()
+    ties = sum(1 for x in raws if x[0] == hit[0] and materialise(pos.rules, pos.cells, x).sort_key() < me)
+    return above + ties + 1
 
 
 def rank_of(

@@ -147,6 +147,28 @@ def test_rank_of_a_play(lex: Lexicon) -> None:
     assert (rank, best) == (1, 110) and total > 100
 
 
+def test_a_plays_score_only_says_where_to_look_first(lex: Lexicon) -> None:
+    """place_among with the play's score (as rank_play and game analysis give it) ranks every
+    play as it does without; a wrong score only costs time; a play that is not legal has no rank."""
+    from engine import search
+    from engine.board import BLANK, LETTER_MASK
+    from engine.plays import raw_squares
+    from engine.solver import place_among
+    from engine.tiles import LETTERS
+
+    rules = get_ruleset("scrabble")
+    pos = position(rules, CAT, "ERS?AT")
+    raws = search.every_play(pos, lex)
+    assert len(raws) > 500
+    for raw in raws[::37]:
+        target = sorted((i, LETTERS[(c & LETTER_MASK) - 1], bool(c & BLANK)) for i, c in raw_squares(rules.size, raw))
+        want = place_among(pos, raws, target)
+        assert want is not None
+        assert place_among(pos, raws, target, raw[0]) == want
+        assert place_among(pos, raws, target, raw[0] + 1) == want
+    assert place_among(pos, raws, [(0, "Q", False)], 10) is None
+
+
 def test_malformed_ruleset_fails_loudly() -> None:
     data = json.loads((RULESET_DIR / "crossplay.json").read_text())
     data["premiums"]["DL"].append([16, 1])
