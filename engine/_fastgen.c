@@ -23,7 +23,7 @@
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays).
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
- * (score, down, row, col, word, ((board square, code), ...)) ready for solver.Move (row and
+ * (score, down, row, col, word, (board square << 8 | code, ...)) ready for solver.Move (row and
  * col 1-based; the word's blanks lowercase); with leave values, the index of the tiles used
  * (into `leave`) follows.
  *
@@ -1067,7 +1067,7 @@ static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
 }
 
 /* A ranked play, ready for solver.Move: (score, down, row, col, word, tiles), row and col
- * 1-based on the board, tiles ((board square, code), ...) in square order. */
+ * 1-based on the board, tiles (board square << 8 | code, ...) in square order. */
 static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
 {
     int n = g->n, sq[MAX_N], code[MAX_N], k = r->nplaced;
@@ -1087,8 +1087,8 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
     PyObject *tiles = PyTuple_New(k);
     if (!tiles)
         return NULL;
-    for (int j = 0; j < k; j++) {
-        PyObject *t = Py_BuildValue("(ii)", sq[j], code[j]);
+    for (int j = 0; j < k; j++) { /* square << 8 | code: engine.plays.tiles_at's key */
+        PyObject *t = PyLong_FromLong((long)sq[j] << 8 | code[j]);
         if (!t) {
             Py_DECREF(tiles);
             return NULL;

@@ -323,24 +323,41 @@ def raw_squares(n: int, raw: RawPlay) -> list[tuple[int, int]]:
     return [((off % n) * n + line, code) for off, code in placed]
 
 
-# Tiles are immutable: one object per (board size, square, code), shared by every Move
-# (``TILES.get(key) or tile(...)``: the lookup inline where plays are made by the thousand).
-TILES: dict[tuple[int, int, int], Tile] = {}
+# Tiles are immutable: one object per (board size, square, code), shared by every Move: per
+# board size, keyed by ``square << 8 | code`` (an int, so a play's tiles are looked up by ``map``
+# in C, where plays are made by the thousand). Bounded: codes are below 128.
+_TILES: dict[int, dict[int, Tile]] = {}
 # A tile code's text without a Qu tile (scoring.tile_text): uppercase, a blank lowercase.
 _TEXT = ["?"] * 128
 for _k, _ch in enumerate(LETTERS, start=1):
     _TEXT[_k], _TEXT[_k | BLANK] = _ch, _ch.lower()
 
 
-def tile(n: int, i: int, code: int) -> Tile:
-    """The shared Tile for ``code`` on square ``i`` of an ``n`` x ``n`` board."""
-    key = (n, i, code)
-    t = TILES.get(key)
-    if t is None:
-        if len(TILES) > 100_000:
-            TILES.clear()
-        t = TILES[key] = Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
-    return t
+def tiles_at(n: int, keys: Sequence[int]) -> tuple[Tile, ...]:
+    """The shared Tiles of ``square << 8 | code`` keys on an ``n`` x ``n`` board."""
+    known = _TILES.get(n)
+    if known is None:
+        known = _TILES[n] = {}
+    tiles = tuple(map(known.get, keys))
+    if all(tiles):
+        return tiles  # type: ignore[return-value]  # all(): no None is left
+    for key in keys:
+        if key not in known:
+            i, code = key >> 8, key & 255
+            known[key] = Tile(i // n + 1, i % n + 1, LETTERS[(code & LETTER_MASK) - 1], bool(code & BLANK))
+    return tuple(map(known.__getitem__, keys))
+
+
+_new = object.__new__
+
+
+def new_move(row: int, col: int, direction: str, word: str, tiles: tuple[Tile, ...], score: int) -> Move:
+    """``Move(row, col, direction, word, tiles, score)``, made without the frozen dataclass's
+    ``__init__`` (it sets each field through ``object.__setattr__``): a third of the time, for
+    the searches' answers (tests/test_moves_made.py checks the two are the same)."""
+    move = _new(Move)
+    move.__dict__.update(row=row, col=col, direction=direction, word=word, tiles=tiles, score=score)
+    return move
 
 
 def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
@@ -355,9 +372,8 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
         first, step, row, col = base + start, 1, line + 1, start + 1
     codes = [new.get(i) or cells[i] for i in range(first, first + step * length, step)]
     word = word_text(rules, codes, list(range(length))) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
-    get = TILES.get  # bound once: looked up inside the comprehension it was bound per tile
-    tiles = tuple([get((n, i, new[i])) or tile(n, i, new[i]) for i in sorted(new)])
-    return Move(row, col, "down" if down else "across", word, tiles, score)
+    return new_move(row, col, "down" if down else "across", word, tiles_at(n, [i << 8 | new[i] for i in sorted(new)]),
+                    score)
 
 
 def matches(rules: Ruleset, cells: list[int], raw: RawPlay, flt: MoveFilter) -> bool:

@@ -36,7 +36,6 @@ from ..lexicon import Lexicon
 from ..plays import (
     BUDGET_MESSAGE,
     END_RULES,
-    TILES,
     Found,
     LeaveModel,
     Move,
@@ -48,7 +47,8 @@ from ..plays import (
     TopTurn,
     TurnQuery,
     check_deadline,
-    tile,
+    new_move,
+    tiles_at,
     top_moves,
     top_turn,
 )
@@ -68,11 +68,11 @@ INSTANT = True  # a top-N query without count answers in well under a millisecon
 
 ACROSS, DOWN, BOTH = 1, 2, 3
 
-# A play as top_by_score returns it: (score, down, row, col, word, ((square, code), ...)),
+# A play as top_by_score returns it: (score, down, row, col, word, (square << 8 | code, ...)),
 # row and col 1-based, squares on the board in order, the word's blanks lowercase.
-Ranked = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...]]
+Ranked = tuple[int, bool, int, int, str, tuple[int, ...]]
 # top_by_equity's: the same, then the index of the tiles used (into SubrackValues.values)
-RankedEquity = tuple[int, bool, int, int, str, tuple[tuple[int, int], ...], int]
+RankedEquity = tuple[int, bool, int, int, str, tuple[int, ...], int]
 
 MAX_N = 64  # the C core's largest board side (and so the most tiles a play can use)
 
@@ -212,10 +212,8 @@ def _ranked_by_equity(pos: Position, lex: Lexicon, query: Query, leaves: Subrack
 
 def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
     """A Move from a play ranked in C (with leave values a seventh item follows, not needed here)."""
-    score, down, row, col, word, placed = ranked[0], ranked[1], ranked[2], ranked[3], ranked[4], ranked[5]
-    get = TILES.get  # bound once: looked up inside the comprehension it was bound per tile
-    tiles = tuple([get((n, i, code)) or tile(n, i, code) for i, code in placed])
-    return Move(row, col, "down" if down else "across", word, tiles, score)
+    return new_move(ranked[2], ranked[3], "down" if ranked[1] else "across", ranked[4], tiles_at(n, ranked[5]),
+                    ranked[0])
 
 
 def _both_views(
@@ -339,7 +337,7 @@ def top_by_score(
 ) -> list[Ranked]:
     """The best ``limit`` plays (``limit`` > 0) by the pruned best-first search, in the ranking
     order of :meth:`engine.plays.Move.sort_key` (ties broken in C exactly as there), each as
-    ``(score, down, row, col, word, ((board square, code), ...))`` (see :data:`Ranked`)."""
+    ``(score, down, row, col, word, (board square << 8 | code, ...))`` (see :data:`Ranked`)."""
     return _call(rules, lex, cells, rack, limit, None, flt, BOTH, True, premiums, True,  # type: ignore[no-any-return]
                      deadline)[1]
 
