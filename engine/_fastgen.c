@@ -2620,8 +2620,10 @@ static PyObject *findings(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     long n = PyLong_AsLong(args[0]);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
     unsigned long root = PyLong_AsUnsignedLong(args[5]);
-    if (PyErr_Occurred())
+    if (root == (unsigned long)-1 && PyErr_Occurred())
         return NULL;
     if (!PyBytes_Check(args[1]) || n < 1 || n > MAX_N || PyBytes_GET_SIZE(args[1]) != n * n) {
         PyErr_SetString(PyExc_ValueError, "findings: cells must be n * n bytes, n in 1..64");

@@ -325,7 +325,8 @@ def raw_squares(n: int, raw: RawPlay) -> list[tuple[int, int]]:
 
 # Tiles are immutable: one object per (board size, square, code), shared by every Move: per
 # board size, keyed by ``square << 8 | code`` (an int, so a play's tiles are looked up by ``map``
-# in C, where plays are made by the thousand). Bounded: codes are below 128.
+# in C, where plays are made by the thousand). At most n * n * 128 a board size (codes are below
+# 128): 28,800 for 15 x 15.
 _TILES: dict[int, dict[int, Tile]] = {}
 # A tile code's text without a Qu tile (scoring.tile_text): uppercase, a blank lowercase.
 _TEXT = ["?"] * 128
@@ -348,18 +349,6 @@ def tiles_at(n: int, keys: Sequence[int]) -> tuple[Tile, ...]:
     return tuple(map(known.__getitem__, keys))
 
 
-_new = object.__new__
-
-
-def new_move(row: int, col: int, direction: str, word: str, tiles: tuple[Tile, ...], score: int) -> Move:
-    """``Move(row, col, direction, word, tiles, score)``, made without the frozen dataclass's
-    ``__init__`` (it sets each field through ``object.__setattr__``): a third of the time, for
-    the searches' answers (tests/test_moves_made.py checks the two are the same)."""
-    move = _new(Move)
-    move.__dict__.update(row=row, col=col, direction=direction, word=word, tiles=tiles, score=score)
-    return move
-
-
 def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
     n = rules.size
     score, down, line, start, length, placed = raw
@@ -372,8 +361,7 @@ def materialise(rules: Ruleset, cells: list[int], raw: RawPlay) -> Move:
         first, step, row, col = base + start, 1, line + 1, start + 1
     codes = [new.get(i) or cells[i] for i in range(first, first + step * length, step)]
     word = word_text(rules, codes, list(range(length))) if rules.qu_tile else "".join([_TEXT[c] for c in codes])
-    return new_move(row, col, "down" if down else "across", word, tiles_at(n, [i << 8 | new[i] for i in sorted(new)]),
-                    score)
+    return Move(row, col, "down" if down else "across", word, tiles_at(n, [i << 8 | new[i] for i in sorted(new)]), score)
 
 
 def matches(rules: Ruleset, cells: list[int], raw: RawPlay, flt: MoveFilter) -> bool:

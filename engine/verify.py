@@ -95,10 +95,13 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
 
     out: list[Finding] = []
     scan = search.board_scanner()  # the compiled core's two scans: the same lists, a tenth of the time
+    unknown: list[list[int]] = []
     if scan is not None and lex is not None and not rules.qu_tile:
-        groups, unknown = scan(n, bytes(cells), lex.mask, lex.first, lex.child, lex.root)
+        groups, unknown = scan(n, cells, lex)
     else:
-        groups, unknown = _groups(n, cells), None if lex is None else _unknown_runs(n, cells, lex, rules.qu_tile)
+        groups = _groups(n, cells)
+        if lex is not None:
+            unknown = _unknown_runs(n, cells, lex, rules.qu_tile)
     if groups:
         starts = set(rules.start)
         keep = [g for g in groups if not starts.isdisjoint(g)]
@@ -116,7 +119,7 @@ def board_findings(rules: Ruleset, cells: list[int], lex: Lexicon | None) -> lis
                 squares,
             ))
     if lex is not None:
-        for run in unknown or ():
+        for run in unknown:
             word = word_text(rules, cells, run).upper()
             if word not in lex:
                 first = rc(run[0])

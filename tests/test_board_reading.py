@@ -81,32 +81,39 @@ def test_the_compiled_board_scans_equal_the_python_ones(game: str) -> None:
     rng = random.Random(7)
     words = {"".join(rng.choice("ABE") for _ in range(rng.randint(2, 4))) for _ in range(40)}
     lex: Lexicon = from_words(words, "small")
-    scan = search.compiled.FINDINGS
-    assert scan is not None
+    scan = search.compiled.board_scans
     for _ in range(400):
         density = rng.random() ** 2
         rows = ["".join(rng.choice("ABEab") if rng.random() < density else "." for _ in range(n)) for _ in range(n)]
         cells = parse_board(rules, rows)
-        groups, unknown = scan(n, bytes(cells), lex.mask, lex.first, lex.child, lex.root)
+        groups, unknown = scan(n, cells, lex)
         assert groups == _groups(n, cells)
         assert unknown == _unknown_runs(n, cells, lex, False)
         with search.using("compiled"):
             fast = board_findings(rules, cells, lex)
         with search.using("reference"):
             assert board_findings(rules, cells, lex) == fast
-            assert board_findings(rules, cells, None) == board_findings(rules, cells, None)
 
 
 def test_the_compiled_board_scans_refuse_bad_arguments() -> None:
-    scan = search.compiled.FINDINGS
-    if scan is None:
+    if not search.compiled.BUILT:
         pytest.skip("the compiled core is not built")
+    from engine import _fastgen
+
     lex: Lexicon = from_words({"AB"}, "small")
     for args in [(15, b"\0" * 224, lex.mask, lex.first, lex.child, lex.root),
                  (0, b"", lex.mask, lex.first, lex.child, lex.root),
                  (15, b"\0" * 225, lex.mask, lex.first, lex.child, len(lex.mask)),
                  (15, b"\0" * 225, lex.mask, lex.first[:-1], lex.child, lex.root)]:
         with pytest.raises(ValueError):
-            scan(*args)
+            _fastgen.findings(*args)
     with pytest.raises(TypeError):
-        scan(15, b"\0" * 225)
+        _fastgen.findings(15, b"\0" * 225)
+    with pytest.raises(TypeError):
+        _fastgen.findings("15", b"\0" * 225, lex.mask, lex.first, lex.child, lex.root)
+    # an edge to a state that is not there: refused, not read out of bounds
+    broken = type(lex.child)(lex.child.typecode, [10**6] * len(lex.child))
+    cells = b"\0" * 112 + bytes([1, 2]) + b"\0" * 111  # AB across, row 8
+    with pytest.raises(ValueError, match="malformed DAWG"):
+        _fastgen.findings(15, cells, lex.mask, lex.first, broken, lex.root)
+    assert _fastgen.findings(15, cells, lex.mask, lex.first, lex.child, lex.root) == ([[112, 113]], [])

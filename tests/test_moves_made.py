@@ -1,26 +1,16 @@
-"""The fast ways plays become Moves (engine.plays.new_move, tiles_at; the compiled core's int tile
-keys) make the very objects the plain constructors make."""
+"""Plays become Moves of shared Tiles looked up by int keys (engine.plays.tiles_at, the compiled
+core's ``square << 8 | code``): the very objects the plain constructors make."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
 
 from engine import Lexicon, find_moves, get_ruleset, position, search
 from engine.board import BLANK
-from engine.plays import Move, Tile, new_move, tiles_at
+from engine.plays import Tile, tiles_at
 from engine.rules import LETTERS
-
-
-def test_new_move_is_the_dataclasss_move() -> None:
-    tiles = (Tile(8, 8, "A"), Tile(8, 9, "B", True))
-    made, plain = new_move(8, 8, "across", "Ab", tiles, 7), Move(8, 8, "across", "Ab", tiles, 7)
-    assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
-    assert dataclasses.asdict(made) == dataclasses.asdict(plain)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.score = 8  # type: ignore[misc]
 
 
 def test_tiles_at_gives_each_square_and_code_its_one_tile() -> None:

@@ -76,11 +76,11 @@ def breakdown_writer() -> Callable[..., Any] | None:
     return compiled.BREAKDOWN if _active is compiled else None
 
 
-def board_scanner() -> Callable[..., Any] | None:
-    """The compiled core's board scans (``engine._fastgen.findings``: groups of joined tiles, runs
-    the lexicon does not hold; used by engine.verify) while the compiled implementation answers;
-    None with the reference."""
-    return compiled.FINDINGS if _active is compiled else None
+def board_scanner() -> Callable[[int, list[int], Lexicon], tuple[list[list[int]], list[list[int]]]] | None:
+    """The compiled core's board scans (:func:`engine.search.compiled.board_scans`: groups of
+    joined tiles, runs the lexicon does not hold; used by engine.verify) while the compiled
+    implementation answers; None with the reference."""
+    return compiled.board_scans if _active is compiled else None
 
 
 def implementation() -> str:

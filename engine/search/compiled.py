@@ -47,7 +47,6 @@ from ..plays import (
     TopTurn,
     TurnQuery,
     check_deadline,
-    new_move,
     tiles_at,
     top_moves,
     top_turn,
@@ -63,7 +62,6 @@ except ImportError:  # not built: the seam offers the pure-Python reference only
 NAME = "compiled"
 BUILT: bool = _fastgen is not None
 BREAKDOWN = _fastgen.breakdown if _fastgen is not None else None  # engine.breakdowns' writer, via the seam
-FINDINGS = _fastgen.findings if _fastgen is not None else None  # engine.verify's board scans, via the seam
 INSTANT = True  # a top-N query without count answers in well under a millisecond
 
 ACROSS, DOWN, BOTH = 1, 2, 3
@@ -210,10 +208,18 @@ def _ranked_by_equity(pos: Position, lex: Lexicon, query: Query, leaves: Subrack
     return Found(moves, None, subracks)
 
 
+def board_scans(n: int, cells: list[int], lex: Lexicon) -> tuple[list[list[int]], list[list[int]]]:
+    """engine.verify's two scans of a board in C (``_fastgen.findings``): the groups of tiles
+    joined across or down (each sorted, in order of their first square), and the runs of two or
+    more tiles, across then down, that ``lex`` does not hold (each a list of its squares)."""
+    assert _fastgen is not None
+    groups, unknown = _fastgen.findings(n, bytes(cells), lex.mask, lex.first, lex.child, lex.root)
+    return groups, unknown
+
+
 def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
     """A Move from a play ranked in C (with leave values a seventh item follows, not needed here)."""
-    return new_move(ranked[2], ranked[3], "down" if ranked[1] else "across", ranked[4], tiles_at(n, ranked[5]),
-                    ranked[0])
+    return Move(ranked[2], ranked[3], "down" if ranked[1] else "across", ranked[4], tiles_at(n, ranked[5]), ranked[0])
 
 
 def _both_views(
