@@ -76,8 +76,9 @@ class Breakdowns:
         self.bonus = ({"name": rules.bonus_name, "points": 0}, {"name": rules.bonus_name, "points": rules.bonus_points})
         # the compiled writer, where it applies (None: this writer's own Python, below)
         self.fast = search.breakdown_writer() if self.heights is None and not rules.qu_tile else None
-        self.args = (rules.size, bytes(self.cells), self.letters, self.crosses, self._letter,
-                     (*self.bonus, rules.bonus_points), rules.rack_size)
+        self.args: tuple[Any, ...] = () if self.fast is None else (
+            rules.size, bytes(self.cells), self.letters, self.crosses, self._letter, (*self.bonus, rules.bonus_points),
+            rules.rack_size)
 
     @property
     def compiled(self) -> bool:
