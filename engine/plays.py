@@ -334,11 +334,17 @@ for _k, _ch in enumerate(LETTERS, start=1):
     _TEXT[_k], _TEXT[_k | BLANK] = _ch, _ch.lower()
 
 
-def tiles_at(n: int, keys: Sequence[int]) -> tuple[Tile, ...]:
-    """The shared Tiles of ``square << 8 | code`` keys on an ``n`` x ``n`` board."""
+def tiles_known(n: int) -> dict[int, Tile]:
+    """The shared Tiles made so far for an ``n`` x ``n`` board, by ``square << 8 | code``."""
     known = _TILES.get(n)
     if known is None:
         known = _TILES[n] = {}
+    return known
+
+
+def tiles_at(n: int, keys: Sequence[int]) -> tuple[Tile, ...]:
+    """The shared Tiles of ``square << 8 | code`` keys on an ``n`` x ``n`` board."""
+    known = tiles_known(n)
     tiles = tuple(map(known.get, keys))
     if all(tiles):
         return tiles  # type: ignore[return-value]  # all(): no None is left

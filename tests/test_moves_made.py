@@ -35,3 +35,33 @@ def test_the_compiled_top_plays_are_the_references(lex: Lexicon) -> None:
             fast = find_moves(pos, lex, limit=30, count=False).moves
         with search.using("reference"):
             assert find_moves(pos, lex, limit=30, count=False).moves == fast
+
+
+@pytest.mark.skipif("compiled" not in search.IMPLEMENTATIONS, reason="the compiled core is not built")
+def test_moves_made_in_c_are_the_ones_python_makes(lex: Lexicon) -> None:
+    """engine._fastgen.moves (ranked_moves) makes each Move as the dataclass's __init__ does:
+    equal, the same fields in the same order (so the same compact layout), still frozen; the
+    tiles found by key, or made by tiles_at when a board size has none yet."""
+    import sys
+    from dataclasses import FrozenInstanceError
+
+    from engine.plays import _TILES
+    from engine.search import compiled
+
+    rules = get_ruleset("scrabble")
+    pos = position(rules, ["." * 15] * 7 + ["...QUIXOTE....."] + ["." * 15] * 7, "ERS?AT?")
+    best = compiled.top_by_score(rules, lex, pos.cells, pos.rack, 300)
+    _TILES.pop(15, None)  # no tile known: every play's tiles come from tiles_at
+    for _ in range(2):  # then every tile is known
+        made = compiled.ranked_moves(15, best)
+        plain = [compiled.ranked_move(15, r) for r in best]
+        assert made == plain and len(made) == 300
+        for a, b in zip(made, plain, strict=True):
+            assert type(a) is type(b) and list(vars(a).items()) == list(vars(b).items())
+            assert sys.getsizeof(a) == sys.getsizeof(b) and hash(a) == hash(b)
+            assert all(x is y for x, y in zip(a.tiles, b.tiles, strict=True))
+    with pytest.raises(FrozenInstanceError):
+        made[0].score = 1  # type: ignore[misc]
+    for bad in ([(1, 2)], [(1, True, 1, 1, "A", [256])], "not a list"):
+        with pytest.raises(TypeError):
+            compiled.ranked_moves(15, bad)  # type: ignore[arg-type]
