@@ -307,14 +307,27 @@ def probe_loop(url: str, seconds: float, every: float, path: str = "/healthz") -
             with socket.create_connection((host, int(port)), timeout=3) as s:
                 s.sendall(request)
                 answer = b""
-                while chunk := s.recv(4096):
+                while not _complete(answer) and (chunk := s.recv(4096)):
                     answer += chunk
-            took = (time.perf_counter() - start) * 1000 if answer.startswith(b"HTTP/1.1 200") else 3000.0
+                took = (time.perf_counter() - start) * 1000 if answer.startswith(b"HTTP/1.1 200") else 3000.0
         except OSError:
             took = 3000.0
         out.append(took)
         time.sleep(max(0.0, every - (time.perf_counter() - start)))
     return out
+
+
+def _complete(answer: bytes) -> bool:
+    """Whether ``answer`` holds a whole HTTP answer (its head and Content-Length bytes of body): a
+    probe is over when its answer is in, as for a kubelet, not when the server closes the socket."""
+    head, sep, body = answer.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return False  # no length: read to the end
 
 
 def prober(url: str, seconds: float, every: float = 0.05) -> subprocess.Popen[bytes]:
