@@ -221,11 +221,12 @@ async def run(
 
 
 WRK_SCRIPT = """
-local bodies, paths, i = {}, {}, 0
+local methods, paths, bodies, i = {}, {}, {}, 0
 %s
 request = function()
-  i = i %% #bodies + 1
-  return wrk.format("POST", paths[i], {["Content-Type"] = "application/json"}, bodies[i])
+  i = i %% #paths + 1
+  if bodies[i] == "" then return wrk.format(methods[i], paths[i]) end
+  return wrk.format(methods[i], paths[i], {["Content-Type"] = "application/json"}, bodies[i])
 end
 """
 
@@ -233,13 +234,18 @@ TIME_UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0}
 
 
 def run_wrk(url: str, positions: list[dict], seconds: float, concurrency: int, threads: int = 2,
-            nice: int = 0) -> dict:
+            nice: int = 0, requests: list[tuple[str, str, dict | None]] | None = None) -> dict:
     """The same requests as the Python clients (the best 20 plays of each position in turn),
-    sent by wrk: requests/s, p50/p99/max latency in ms and the number of failed requests."""
+    sent by wrk: requests/s, p50/p99/max latency in ms and the number of failed requests.
+    ``requests`` (method, path, JSON body or None), when given, are sent instead, in turn."""
+    if requests is None:
+        requests = [("POST", f"/v1/games/{p['game']}/moves", {"board": p["board"], "rack": p["rack"], "limit": 20})
+                    for p in positions]
     lines = []
-    for p in positions:
-        body = json.dumps({"board": p["board"], "rack": p["rack"], "limit": 20}).replace("\\", "\\\\")
-        lines.append(f"table.insert(bodies, [[{body}]]); table.insert(paths, '/v1/games/{p['game']}/moves')")
+    for method, path, payload in requests:
+        body = "" if payload is None else json.dumps(payload).replace("\\", "\\\\")
+        lines.append(f"table.insert(methods, '{method}'); table.insert(paths, '{path}'); "
+                     f"table.insert(bodies, [[{body}]])")
     script = Path(tempfile.mkdtemp()) / "post.lua"
     script.write_text(WRK_SCRIPT % "\n".join(lines))
     command = ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{int(seconds)}s", "--latency", "-s", str(script), url]

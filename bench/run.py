@@ -5,6 +5,7 @@
     python bench/run.py --http          # HTTP only
     python bench/run.py --http --client # what a client sees: round trips next to the engine, one worker
     python bench/run.py --http --client --against DIR --rounds 3  # ... next to another checkout's service, in turn
+    python bench/run.py --http --client --client-tool wrk  # ... kept-alive round trips timed by wrk (C)
     python bench/run.py --against DIR   # this checkout's search next to another's, interleaved
     python bench/run.py --wolges        # engine top-20 next to wolges' top-1, interleaved
     python bench/run.py --repeat 9 --seconds 30 --workers 2 --clients 8
@@ -406,7 +407,17 @@ def round_trips(port: int, request: bytes, calls: int, keep_alive: bool) -> list
     return out
 
 
-def client_table(sides: dict[str, int], calls: int, rounds: int = 1) -> None:
+def wrk_p50(port: int, method: str, path: str, body: dict | None) -> float:
+    """The median round trip (ms) of one request sent again and again for a second by wrk (C)
+    on one kept-alive connection (``wrk -t1 -c1``: from the request's first byte written to the
+    answer's last byte read, as wrk's latency distribution reports it)."""
+    r = load.run_wrk(f"http://127.0.0.1:{port}", [], 1, 1, threads=1, requests=[(method, path, body)])
+    if r["errors"]:
+        raise SystemExit(f"wrk: {r['errors']} failed requests for {method} {path}")
+    return float(r["p50"])
+
+
+def client_table(sides: dict[str, int], calls: int, rounds: int = 1, tool: str = "python") -> None:
     """What a client sees: per position of bench/positions.json, the median round trip of
     ``calls`` requests over a kept-alive connection and with a new connection per request,
     next to the engine's own time for the same question in this process (the search:
@@ -415,27 +426,37 @@ def client_table(sides: dict[str, int], calls: int, rounds: int = 1) -> None:
 
     ``sides`` maps a label to a service's port: with two (``--against``), each request goes to
     both in turn, ``rounds`` times, so load from other processes hits both alike; the last
-    columns are the ratio of what each service adds (this / other)."""
+    columns are the ratio of what each service adds (this / other).
+
+    ``tool`` "wrk": the kept-alive round trips are wrk's instead (C: :func:`wrk_p50`, a second
+    of requests per side and round, the median of the rounds' medians); the new-connection ones
+    stay Python's (wrk keeps its connections)."""
     from engine import default_lexicon  # noqa: PLC0415
 
     lex = default_lexicon()
     names = list(sides)
 
-    def trips(request: bytes, n: int, keep: bool) -> dict[str, float]:
-        """Median round trip per side, the sides taking turns round by round."""
+    def trips(request: bytes, n: int, keep: bool, wrk: tuple[str, str, dict | None] | None = None) -> dict[str, float]:
+        """Median round trip per side, the sides taking turns round by round (``wrk``: the
+        request as wrk sends it, when the kept-alive trips are wrk's)."""
         got: dict[str, list[float]] = {name: [] for name in names}
         for _ in range(rounds):
             for name in names:
-                got[name] += round_trips(sides[name], request, n, keep)
+                if keep and wrk is not None and tool == "wrk":
+                    got[name].append(wrk_p50(sides[name], *wrk))
+                else:
+                    got[name] += round_trips(sides[name], request, n, keep)
         return {name: statistics.median(got[name]) for name in names}
 
     health = _raw_request("GET", "/healthz")
     for port in sides.values():
         for keep in (True, False):
             round_trips(port, health, 3, keep)  # warm
-    hk, hn = trips(health, calls * 4, True), trips(health, calls * 4, False)
-    print("What a client sees: Python http.client on loopback, the request bytes prebuilt, timed from the first "
-          "byte sent to the last byte read (no JSON decoding); engine = the search alone in this process "
+    hk, hn = trips(health, calls * 4, True, ("GET", "/healthz", None)), trips(health, calls * 4, False)
+    kept_by = ("kept-alive: wrk -t1 -c1 (C), the median of a second of requests per round; new connection: "
+               if tool == "wrk" else "")
+    print(f"What a client sees: {kept_by}Python http.client on loopback, the request bytes prebuilt, timed from the "
+          "first byte sent to the last byte read (no JSON decoding); engine = the search alone in this process "
           f"(find_moves, count=False); medians of {calls * rounds} calls" +
           (f", {rounds} rounds taking turns: {' / '.join(names)}" if len(names) > 1 else "") + "\n")
     for name in names:
@@ -460,7 +481,8 @@ def client_table(sides: dict[str, int], calls: int, rounds: int = 1) -> None:
             for port in sides.values():
                 round_trips(port, req, 2, True)  # warm: the worker's caches for this position
             em, *_ = timed(lambda: find_moves(pos, lex, limit=limit, count=False), calls)
-            keep, new = trips(req, calls, True), trips(req, calls, False)
+            path = f"/v1/games/{p['game']}/moves"
+            keep, new = trips(req, calls, True, ("POST", path, body)), trips(req, calls, False)
             row = (em, *(x for n in names for x in (keep[n], new[n])))
             rows.setdefault((label, p["blanks"]), []).append(row)
             print(f"{p['id']:24} {label:22} {em:9.3f}" +
@@ -568,7 +590,8 @@ def _start_service(root: Path, port: int, workers: int) -> subprocess.Popen:  # 
 
 
 def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port: int = 0,
-               client_only: bool = False, against: Path | None = None, rounds: int = 1) -> None:
+               client_only: bool = False, against: Path | None = None, rounds: int = 1,
+               client_tool: str = "python") -> None:
     import httpx  # noqa: PLC0415
 
     port = port or free_port()
@@ -580,7 +603,7 @@ def http_suite(seconds: float, workers: int, clients: int, calls: int = 15, port
         sides = {"this": port}
         if other is not None:
             sides[against.name if against else "other"] = int(other.args[other.args.index("--port") + 1])
-        client_table(sides, calls, rounds)
+        client_table(sides, calls, rounds, client_tool)
         if client_only:
             return
         with httpx.Client(timeout=30) as c:
@@ -627,7 +650,11 @@ def main() -> None:
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--http-calls", type=int, default=15, help="--http: calls per request for the server time")
     ap.add_argument("--port", type=int, default=0, help="--http: the service's port (default: a free one)")
+    ap.add_argument("--client-tool", choices=["python", "wrk"], default="python",
+                    help="--http: the kept-alive round trips from Python's http.client (default) or from wrk (C)")
     args = ap.parse_args()
+    if args.client_tool == "wrk" and not shutil.which("wrk"):
+        ap.error("--client-tool wrk needs wrk on the PATH (Debian package wrk)")
     if args.against is not None and not args.wolges and not args.http:
         against_table(args.against, args.rounds, args.calls, set(args.only.split(",")) if args.only else None)
         if not args.engine and not args.http:
@@ -647,7 +674,8 @@ def main() -> None:
         print()
         workers = 1 if args.client else args.workers
         http_suite(args.seconds, workers, args.clients, args.http_calls, args.port, args.client,
-                   args.against if args.http else None, args.rounds if args.against is not None else 1)
+                   args.against if args.http else None, args.rounds if args.against is not None else 1,
+                   args.client_tool)
 
 
 if __name__ == "__main__":
