@@ -51,7 +51,6 @@ from ..plays import (
     check_deadline,
     tiles_at,
     tiles_known,
-    top_moves,
     top_turn,
 )
 from ..rules import Ruleset
@@ -93,8 +92,8 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in C: the pruned best-first search
     ranks by score or by equity itself; a counted one enumerates every play in C and hands back
-    only those that can rank (ranked by engine.plays.top_moves, or engine.search.rank by
-    equity). Upwords, and a filter C cannot express, enumerate and rank in Python."""
+    only those that can rank, by score ranked in C as well (by equity, by engine.search.rank).
+    Upwords, and a filter C cannot express, enumerate and rank in Python."""
     rules, flt = pos.rules, query.filters
     if flt is not None and not flt.active():
         flt = None
@@ -109,8 +108,12 @@ def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
             check_deadline(query.deadline)
         best = top_by_score(rules, lex, pos.cells, pos.rack, query.limit, flt, query.premiums, query.deadline)
         return Found(ranked_moves(rules.size, best), None)
-    total, raws = _both_views(pos, lex, query.premiums, query.limit, query.deadline, flt)
-    return Found(top_moves(pos, raws, query.limit), total)
+    # counted: every play of both views in one call, the best ``limit`` ranked in C as above
+    if query.deadline is not None:
+        check_deadline(query.deadline)
+    total, best, _ = _call(rules, lex, pos.cells, pos.rack, query.limit, None, flt, BOTH, False, query.premiums, True,
+                           query.deadline)
+    return Found(ranked_moves(rules.size, best), total)
 
 
 def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
