@@ -243,14 +243,19 @@ def run_wrk(url: str, positions: list[dict], seconds: float, concurrency: int, t
                     for p in positions]
     lines = []
     for method, path, payload in requests:
-        body = "" if payload is None else json.dumps(payload).replace("\\", "\\\\")
-        lines.append(f"table.insert(methods, '{method}'); table.insert(paths, '{path}'); "
-                     f"table.insert(bodies, [[{body}]])")
-    script = Path(tempfile.mkdtemp()) / "post.lua"
-    script.write_text(WRK_SCRIPT % "\n".join(lines))
-    command = ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{int(seconds)}s", "--latency", "-s", str(script), url]
-    out = subprocess.run((["nice", "-n", str(nice)] if nice else []) + command, capture_output=True, text=True,
-                         timeout=seconds + 60).stdout
+        body = "" if payload is None else json.dumps(payload)
+        # Lua long brackets take their text as it is (no escapes): a level of = signs the text
+        # does not hold closes them
+        level = next(k for k in range(1, 99) if "]" + "=" * k + "]" not in body + path)
+        o, c = "[" + "=" * level + "[", "]" + "=" * level + "]"
+        lines.append(f"table.insert(methods, '{method}'); table.insert(paths, {o}{path}{c}); "
+                     f"table.insert(bodies, {o}{body}{c})")
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "post.lua"
+        script.write_text(WRK_SCRIPT % "\n".join(lines))
+        command = ["wrk", f"-t{threads}", f"-c{concurrency}", f"-d{int(seconds)}s", "--latency", "-s", str(script), url]
+        out = subprocess.run((["nice", "-n", str(nice)] if nice else []) + command, capture_output=True, text=True,
+                             timeout=seconds + 60).stdout
 
     def ms(label: str) -> float:
         m = re.search(rf"^\s*{label}\s+([\d.]+)(us|ms|s)\s*$", out, re.M)

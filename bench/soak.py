@@ -323,11 +323,12 @@ def _complete(answer: bytes) -> bool:
     head, sep, body = answer.partition(b"\r\n\r\n")
     if not sep:
         return False
-    for line in head.split(b"\r\n")[1:]:
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            return len(body) >= int(value)
-    return False  # no length: read to the end
+    fields = dict(line.partition(b":")[::2] for line in head.split(b"\r\n")[1:])
+    fields = {name.strip().lower(): value.strip() for name, value in fields.items()}
+    length = fields.get(b"content-length", b"")
+    if b"transfer-encoding" in fields or not length.isdigit():
+        return False  # no length it can trust: read to the end
+    return len(body) >= int(length)
 
 
 def prober(url: str, seconds: float, every: float = 0.05) -> subprocess.Popen[bytes]:

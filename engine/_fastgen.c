@@ -2744,11 +2744,22 @@ static PyObject *moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     PyTypeObject *cls = (PyTypeObject *)args[0];
     PyObject *ranked = args[1], *known = args[2], *tiles_at = args[3], *names = args[4];
-    PyObject *empty = PyTuple_New(0), *out = PyList_New(PyList_GET_SIZE(ranked));
+    if (!cls->tp_new) {
+        PyErr_SetString(PyExc_TypeError, "moves: cls cannot be instantiated");
+        return NULL;
+    }
+    /* the size once, and each play held: tiles_at is Python code, which could change the list */
+    Py_ssize_t count = PyList_GET_SIZE(ranked);
+    PyObject *empty = PyTuple_New(0), *out = PyList_New(count), *r = NULL;
     if (!empty || !out)
         goto fail;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ranked); i++) {
-        PyObject *r = PyList_GET_ITEM(ranked, i);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyList_GET_SIZE(ranked) != count) {
+            PyErr_SetString(PyExc_RuntimeError, "moves: the ranked list changed size");
+            goto fail;
+        }
+        r = PyList_GET_ITEM(ranked, i);
+        Py_INCREF(r);
         if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) < 6 || !PyTuple_Check(PyTuple_GET_ITEM(r, 5))) {
             PyErr_SetString(PyExc_TypeError, "moves: a ranked play is (score, down, row, col, word, keys, ...)");
             goto fail;
@@ -2785,10 +2796,12 @@ static PyObject *moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto fail;
         }
         PyList_SET_ITEM(out, i, m);
+        Py_CLEAR(r);
     }
     Py_DECREF(empty);
     return out;
 fail:
+    Py_XDECREF(r);
     Py_XDECREF(empty);
     Py_XDECREF(out);
     return NULL;

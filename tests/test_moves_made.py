@@ -65,3 +65,17 @@ def test_moves_made_in_c_are_the_ones_python_makes(lex: Lexicon) -> None:
     for bad in ([(1, 2)], [(1, True, 1, 1, "A", [256])], "not a list"):
         with pytest.raises(TypeError):
             compiled.ranked_moves(15, bad)  # type: ignore[arg-type]
+    # Python code it calls cannot pull the plays from under it, nor can a class without __new__
+    from engine import _fastgen  # type: ignore[attr-defined]
+    from engine.plays import Move
+
+    plays = list(best[:5])
+
+    def emptying(keys: tuple[int, ...]) -> tuple[Tile, ...]:
+        plays.clear()
+        return tiles_at(15, keys)
+
+    with pytest.raises(RuntimeError, match="changed size"):
+        _fastgen.moves(Move, plays, {}, emptying, compiled._MOVE_FIELDS, "across", "down")
+    with pytest.raises(TypeError):
+        _fastgen.moves(type(sys._getframe()), best[:1], {}, tiles_at, compiled._MOVE_FIELDS, "across", "down")

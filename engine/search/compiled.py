@@ -228,9 +228,13 @@ def ranked_move(n: int, ranked: Ranked | RankedEquity) -> Move:
     return Move(ranked[2], ranked[3], "down" if ranked[1] else "across", ranked[4], tiles_at(n, ranked[5]), ranked[0])
 
 
-# Move's fields in its __init__'s order: _fastgen.moves sets them in this order (tests check that
-# its Moves are equal to, and laid out as, the ones ranked_move makes)
-_MOVE_FIELDS = tuple(f.name for f in fields(Move))
+# The fields _fastgen.moves sets, in this order, from (row, col, direction, word, tiles, score):
+# the Move dataclass's own, in its __init__'s order, none with a default or a post-init step that
+# __init__ would run. Checked here, so a change to Move cannot make wrong Moves silently.
+_MOVE_FIELDS = ("row", "col", "direction", "word", "tiles", "score")
+if (tuple(f.name for f in fields(Move)) != _MOVE_FIELDS or not all(f.init for f in fields(Move))
+        or hasattr(Move, "__post_init__")):
+    raise RuntimeError("engine.plays.Move changed: update _fastgen.moves and _MOVE_FIELDS")
 
 
 def ranked_moves(n: int, ranked: list[Ranked] | list[RankedEquity]) -> list[Move]:
