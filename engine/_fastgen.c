@@ -123,6 +123,7 @@ typedef struct {
     Node root;
     Py_ssize_t nedges;
     Node *edges;
+    uint32_t *reach; /* reach[e]: the letters on any edge below the state edge e leads to */
 } Packed;
 
 /* One view of the board: the plays generated in it run across. */
@@ -183,6 +184,8 @@ typedef struct {
     int anchor;       /* the square the walk starts on (left of it is the left part) */
     int start;        /* going right: the word's first square */
     const int64_t *hib_row; /* going right, pruning: hib[start - row_start] */
+    const int64_t *hibn_row; /* ... and hibn[start - row_start] */
+    const uint32_t *reach;   /* the packed GADDAG's (see Packed): by a state's index in edges */
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
@@ -211,6 +214,8 @@ typedef struct {
     int ticks;
     /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
+    /* the same without the extents that take the whole rack (a play that cannot use it all) */
+    int64_t lobn[MAX_N], lobn_left[MAX_N], hibn[MAX_N][MAX_N];
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -483,6 +488,13 @@ static inline int64_t floor_of(const Gen *g)
     return g->floor;
 }
 
+/* Whether no play from state ``s`` (one of the packed edges) can use every tile left: a letter
+ * still on the rack (a blank aside) is on no edge below it. */
+static inline int rack_stays(const Gen *g, const Node *s)
+{
+    return (g->rack_bits & ~g->reach[s - g->edges]) != 0;
+}
+
 /* ------------------------------------------------------------------ the search */
 
 /* The walk is a deep recursion that makes a call per GADDAG edge it follows, so its calls are
@@ -513,7 +525,8 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
         if (g->err)
             return;
     }
-    if (g->pruning && g->hib_row[pos - g->row_start] < floor_of(g))
+    if (g->pruning && (g->hib_row[pos - g->row_start] < floor_of(g) ||
+                       (g->hibn_row[pos - g->row_start] < floor_of(g) && rack_stays(g, s))))
         return; /* no word ending here or further right can reach the best N */
     uint32_t allowed = m & g->xmask[pos];
     if (!g->rack[0])
@@ -560,7 +573,9 @@ static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int x
     uint32_t m = s->mask;
     int rs = g->row_start, anchor = g->anchor;
     int left_free = pos == rs || !g->cells[pos - 1];
-    if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
+    int bingo_out = g->pruning && rack_stays(g, s);
+    if (left_free && pos <= g->cover &&
+        (!g->pruning || (g->lob[pos - rs] >= floor_of(g) && (!bingo_out || g->lobn[pos - rs] >= floor_of(g))))) {
         if ((m & 1u) && anchor >= g->cover && (anchor + 1 == g->row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot);
             if (g->err)
@@ -569,12 +584,14 @@ static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int x
         if (((m >> SEP) & 1u) && anchor + 1 < g->row_end) {
             g->start = pos; /* right's walk keeps it: it calls no after_left */
             g->hib_row = g->hib[pos - rs];
+            g->hibn_row = g->hibn[pos - rs];
             right(g, anchor + 1, step(g, s, SEP), msum, wmul, xtot);
             if (g->err)
                 return;
         }
     }
-    if (pos > rs && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
+    if (pos > rs && (!g->pruning || (g->lob_left[pos - 1 - rs] >= floor_of(g) &&
+                                      (!bingo_out || g->lobn_left[pos - 1 - rs] >= floor_of(g))))) {
         int p = pos - 1;
         if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && g->nplaced + g->reserve < g->tiles))
             left(g, p, s, msum, wmul, xtot);
@@ -830,7 +847,7 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
     int tiles = g->tiles;
     int64_t top = -1;
     for (int x = 0; x < n; x++)
-        g->lob[x] = g->lob_left[x] = -1;
+        g->lob[x] = g->lob_left[x] = g->lobn[x] = g->lobn_left[x] = -1;
     if (!(g->xmask[a] & usable) || tiles < 1)
         return -1;
     int no_bound = tiles > nvals; /* more tiles than the values kept: never pruned */
@@ -849,10 +866,10 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
     for (int lo = lo_min; lo <= a; lo++) {
         if (lo > row_start && cells[lo - 1])
             continue; /* the word would go on leftwards */
-        int64_t held = 0, wmul = 1, best = -1;
-        int64_t *row = g->hib[lo - row_start];
+        int64_t held = 0, wmul = 1, best = -1, bestn = -1;
+        int64_t *row = g->hib[lo - row_start], *rown = g->hibn[lo - row_start];
         for (int y = 0; y < n; y++)
-            row[y] = -1;
+            row[y] = rown[y] = -1;
         int k = 0;
         for (int q = lo; q < row_end; q++) {
             int code = cells[q];
@@ -906,16 +923,27 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
             row[q - row_start] = b;
             if (b > best)
                 best = b;
+            if (k != g->rack_size) {
+                rown[q - row_start] = b;
+                if (b > bestn)
+                    bestn = b;
+            }
         }
-        for (int h = n - 2; h >= 0; h--) /* suffix maxima over the end square */
+        for (int h = n - 2; h >= 0; h--) { /* suffix maxima over the end square */
             if (row[h + 1] > row[h])
                 row[h] = row[h + 1];
+            if (rown[h + 1] > rown[h])
+                rown[h] = rown[h + 1];
+        }
         g->lob[lo - row_start] = best;
+        g->lobn[lo - row_start] = bestn;
         if (best > top)
             top = best;
     }
-    for (int x = 0; x < n; x++)
+    for (int x = 0; x < n; x++) {
         g->lob_left[x] = x ? (g->lob[x] > g->lob_left[x - 1] ? g->lob[x] : g->lob_left[x - 1]) : g->lob[0];
+        g->lobn_left[x] = x ? (g->lobn[x] > g->lobn_left[x - 1] ? g->lobn[x] : g->lobn_left[x - 1]) : g->lobn[0];
+    }
     return top;
 }
 
@@ -1238,6 +1266,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->rack_size = rack_size;
     g->bonus = bonus;
     g->edges = packed->edges;
+    g->reach = packed->reach;
     g->keep = keep;
     g->min_length = min_length;
     g->no_blanks = no_blanks;
@@ -1953,6 +1982,7 @@ static void packed_free(PyObject *capsule)
     Packed *p = PyCapsule_GetPointer(capsule, PACKED_NAME);
     if (p) {
         PyMem_RawFree(p->edges);
+        PyMem_RawFree(p->reach);
         PyMem_RawFree(p);
     }
 }
@@ -1966,6 +1996,8 @@ static PyObject *pack(PyObject *self, PyObject *args)
     unsigned int root;
     PyObject *result = NULL;
     Packed *p = NULL;
+    uint32_t *state_reach = NULL, *stack = NULL;
+    uint8_t *seen = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*y*y*I:pack", &mask, &first, &child, &root))
         return NULL;
@@ -1997,12 +2029,61 @@ static PyObject *pack(PyObject *self, PyObject *args)
     p->nedges = nedges;
     p->root.mask = mk[root];
     p->root.first = fi[root];
+    /* each state's letters below it (its edges' letters and their states'), depth first from
+     * the root (the GADDAG is acyclic; a state met twice is done once) */
+    state_reach = PyMem_RawCalloc((size_t)(nstates ? nstates : 1), sizeof(uint32_t));
+    seen = PyMem_RawCalloc((size_t)(nstates ? nstates : 1), 1);
+    stack = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)(nstates ? nstates : 1));
+    p->reach = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)(nedges ? nedges : 1));
+    if (!state_reach || !seen || !stack || !p->reach) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        Py_ssize_t sp = 0;
+        stack[sp++] = root;
+        seen[root] = 1; /* 1: on the stack, 2: done */
+        while (sp > 0) {
+            uint32_t st = stack[sp - 1], m = mk[st] & 0x0FFFFFFEu, acc = 0;
+            int pushed = 0;
+            Py_ssize_t e = fi[st];
+            for (uint32_t bits = m; bits; bits &= bits - 1, e++) {
+                uint32_t c = ch[e];
+                if (seen[c] == 0) { /* one child at a time: the stack holds a path from the root */
+                    if (sp >= nstates) {
+                        PyErr_SetString(PyExc_ValueError, "malformed GADDAG: a cycle");
+                        goto done;
+                    }
+                    seen[c] = 1;
+                    stack[sp++] = c;
+                    pushed = 1;
+                    break;
+                } else if (seen[c] == 1) {
+                    PyErr_SetString(PyExc_ValueError, "malformed GADDAG: a cycle");
+                    goto done;
+                } else {
+                    acc |= state_reach[c] | (bits & (0u - bits) & ALL_LETTERS & ~(1u << SEP));
+                }
+            }
+            if (pushed)
+                continue; /* that child first; this state is looked at again once it is done */
+            state_reach[st] = acc;
+            seen[st] = 2;
+            sp--;
+        }
+    }
+    for (Py_ssize_t e = 0; e < nedges; e++)
+        p->reach[e] = state_reach[ch[e]];
     result = PyCapsule_New(p, PACKED_NAME, packed_free);
     if (result)
         p = NULL;
 done:
+    PyMem_RawFree(state_reach);
+    PyMem_RawFree(seen);
+    PyMem_RawFree(stack);
     if (p) {
         PyMem_RawFree(p->edges);
+        PyMem_RawFree(p->reach);
         PyMem_RawFree(p);
     }
     PyBuffer_Release(&mask);

@@ -393,3 +393,33 @@ def test_the_compiled_upwords_search_stops_at_its_deadline(lex: Lexicon) -> None
     with pytest.raises(TimeBudgetExceeded):
         compiled.upwords(rules, lex, pos.cells, pos.heights or [0] * rules.size ** 2, list(pos.rack),
                          deadline=time.monotonic() - 1)
+
+
+@pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
+@pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
+def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, lex: Lexicon) -> None:
+    """The walk drops the whole-rack bonus from its bound where a tile still on the rack is on
+    no GADDAG edge below (the packed GADDAG's letters reachable from each state): racks that
+    make bingos, with 0-2 blanks, on random boards; the top N by score and by equity with
+    that pruning equal the full enumeration's."""
+    from engine.game import game_rules
+    from engine.strategy.equity import default_bag_size, rank_by_equity
+    from engine.strategy.leaves import shipped
+    from engine.tiles import unseen_tiles
+
+    rules, grules = get_ruleset(game), game_rules(get_ruleset(game))
+    rng = random.Random(23)
+    racks = ["AEINRST", "EIRST??", "AEILNR?", "DEINORS", "ACEHLRT", "OTLECO?", "AEGINR?", "ENORSTU"]
+    for k in range(24):
+        base = random_position(rng, rules, lex, junk=False)
+        pos = Position(rules, base.cells, parse_rack(rules, racks[k % len(racks)]))
+        for limit in (1, 20):
+            pruned = find_moves(pos, lex, limit=limit, count=False)
+            full = find_moves(pos, lex, limit=limit, count=True)
+            assert pruned.moves == full.moves, (k, limit)
+        seen = unseen_tiles(pos)
+        unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
+        bag = default_bag_size(grules, seen.total)
+        fast, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=False)
+        slow, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=True)
+        assert [c.move for c in fast] == [c.move for c in slow], k
