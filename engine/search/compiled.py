@@ -310,7 +310,7 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
     return buf[1:]
 
 
-# The GADDAG packed for the C walk (engine._fastgen.pack: about 8 bytes an edge, ~10 MB for the
+# The GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB for the
 # default list), built on first use, keyed by the automaton's id (kept in the entry).
 _packed: dict[int, tuple[object, object]] = {}
 
