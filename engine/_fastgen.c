@@ -573,9 +573,11 @@ static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int x
     uint32_t m = s->mask;
     int rs = g->row_start, anchor = g->anchor;
     int left_free = pos == rs || !g->cells[pos - 1];
-    int bingo_out = g->pruning && rack_stays(g, s);
+    /* past the extents' bounds, and those without the whole-rack extents where the rack cannot
+     * be used up (rack_stays, asked only when it decides) */
     if (left_free && pos <= g->cover &&
-        (!g->pruning || (g->lob[pos - rs] >= floor_of(g) && (!bingo_out || g->lobn[pos - rs] >= floor_of(g))))) {
+        (!g->pruning || (g->lob[pos - rs] >= floor_of(g) &&
+                         (g->lobn[pos - rs] >= floor_of(g) || !rack_stays(g, s))))) {
         if ((m & 1u) && anchor >= g->cover && (anchor + 1 == g->row_end || !g->cells[anchor + 1])) {
             record(g, pos, anchor + 1, msum * wmul + xtot);
             if (g->err)
@@ -591,7 +593,7 @@ static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int x
         }
     }
     if (pos > rs && (!g->pruning || (g->lob_left[pos - 1 - rs] >= floor_of(g) &&
-                                      (!bingo_out || g->lobn_left[pos - 1 - rs] >= floor_of(g))))) {
+                                      (g->lobn_left[pos - 1 - rs] >= floor_of(g) || !rack_stays(g, s))))) {
         int p = pos - 1;
         if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && g->nplaced + g->reserve < g->tiles))
             left(g, p, s, msum, wmul, xtot);

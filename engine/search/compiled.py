@@ -86,7 +86,8 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
         assert pos.heights is not None
         check_deadline(deadline)
         return upwords(pos.rules, lex, pos.cells, pos.heights, list(pos.rack), pos.plural_rule, deadline)
-    return _both_views(pos, lex, premiums, -1, deadline)[1]
+    check_deadline(deadline)
+    return generate(pos.rules, lex, pos.cells, pos.rack, -1, premiums=premiums, deadline=deadline)[1]
 
 
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
@@ -135,7 +136,7 @@ def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
     best = _call(rules, lex, pos.cells, pos.rack, 1, [exchange[0]] if exchange is not None else [], None, BOTH, True,
                  True, True, q.deadline, (leave, strides, drops, 1000))[1]
     milli = memoryview(leave).cast("i")
-    play = ranked_move(rules.size, best[0]) if best else None
+    play = ranked_moves(rules.size, best[:1])[0] if best else None
     return top_turn(play, milli[best[0][6]] if best else 0, exchange, milli[0])
 
 
@@ -242,26 +243,6 @@ def ranked_moves(n: int, ranked: list[Ranked] | list[RankedEquity]) -> list[Move
     fields set one by one from Python were a third of a no-blank top-20 search's time."""
     return _fastgen.moves(Move, ranked, tiles_known(n), partial(tiles_at, n), _MOVE_FIELDS,  # type: ignore[no-any-return]
                           "across", "down")
-
-
-def _both_views(
-    pos: Position, lex: Lexicon, premiums: bool, keep: int, deadline: float | None, flt: MoveFilter | None = None,
-) -> tuple[int, list[RawPlay]]:
-    """Every play of both views, counted: (number of plays, plays), filtered by ``flt``. With
-    keep = N > 0 only the plays that can rank in the top N come back (ties included)."""
-    total = 0
-    found: list[RawPlay] = []
-    scores: list[int] = []
-    for view in (ACROSS, DOWN):
-        check_deadline(deadline)
-        n, plays, scores = generate(pos.rules, lex, pos.cells, pos.rack, keep, scores, flt, view,
-                                    premiums=premiums, deadline=deadline)
-        total += n
-        found += plays
-    if keep > 0 and len(scores) == keep:
-        floor = min(scores)
-        found = [r for r in found if r[0] >= floor]
-    return total, found
 
 
 # ------------------------------------------------------------------- the C core's calls
