@@ -124,7 +124,61 @@ typedef struct {
     Py_ssize_t nedges;
     Node *edges;
     uint32_t *reach; /* reach[e]: the letters on any edge below the state edge e leads to */
+    /* The words' letters (see word_letters), when pack() was given the DAWG: a blocked Bloom
+     * filter of every word's letters less one, as multisets hashed additively (the sum of
+     * letter_key[c] over the letters c), in blocks of 512 bits; NULL without the DAWG. */
+    uint64_t *bloom;
+    uint64_t nblocks;
+    uint64_t letter_key[27];
 } Packed;
+
+static inline uint64_t mix64(uint64_t x) /* splitmix64's finaliser */
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* The block of 512 bits (8 words) ``key`` hashes to, and its six bits in ``h``'s low 54 bits. */
+static inline uint64_t *bloom_block(const Packed *p, uint64_t key, uint64_t *h)
+{
+    uint64_t x = mix64(key);
+    *h = mix64(x ^ 0x632be59bd9b4e019ull);
+    return p->bloom + (((x >> 32) * p->nblocks) >> 32) * 8;
+}
+
+static void bloom_add(Packed *p, uint64_t key)
+{
+    uint64_t h, *b = bloom_block(p, key, &h);
+    for (int i = 0; i < 6; i++, h >>= 9)
+        b[(h & 511) >> 6] |= 1ull << (h & 63);
+}
+
+static int bloom_has(const Packed *p, uint64_t key)
+{
+    uint64_t h;
+    const uint64_t *b = bloom_block(p, key, &h);
+    for (int i = 0; i < 6; i++, h >>= 9)
+        if (!(b[(h & 511) >> 6] & (1ull << (h & 63))))
+            return 0;
+    return 1;
+}
+
+/* Whether some word may be made of the letters with key ``key`` (the sum of their letter_key)
+ * and ``blanks`` more letters, any: never 0 when one can (a Bloom filter: now and then 1 when
+ * none can). One or two blanks are looked up; otherwise the answer is 1. */
+static int word_letters(const Packed *p, uint64_t key, int blanks)
+{
+    if (!p->bloom || blanks < 1 || blanks > 2)
+        return 1;
+    if (blanks == 1)
+        return bloom_has(p, key);
+    for (int c = 1; c <= 26; c++)
+        if (bloom_has(p, key + p->letter_key[c]))
+            return 1;
+    return 0;
+}
 
 /* One view of the board: the plays generated in it run across. */
 typedef struct {
@@ -186,6 +240,10 @@ typedef struct {
     const int64_t *hib_row; /* going right, pruning: hib[start - row_start] */
     const int64_t *hibn_row; /* ... and hibn[start - row_start] */
     const uint32_t *reach;   /* the packed GADDAG's (see Packed): by a state's index in edges */
+    const Packed *packed;
+    uint64_t rack_key;       /* the rack's letters, blanks aside (see word_letters) */
+    uint64_t wr_key[64];     /* whole_rack_word's answers (wr_val: 0 none, 1 no, 2 yes) by board_key */
+    uint8_t wr_val[64];
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
@@ -806,6 +864,18 @@ static void run_anchor(Gen *g, int a, const Node *groot)
 
 /* ------------------------------------------------------------------ upper bounds */
 
+/* Whether some word may be made of the whole rack and the letters with key ``board_key`` (see
+ * word_letters); the extents of many anchors hold the same letters, so the answers are kept. */
+static int whole_rack_word(Gen *g, uint64_t board_key)
+{
+    int i = (int)(board_key >> 58);
+    if (!g->wr_val[i] || g->wr_key[i] != board_key) {
+        g->wr_key[i] = board_key;
+        g->wr_val[i] = 1 + (uint8_t)word_letters(g->packed, g->rack_key + board_key, g->rack[0]);
+    }
+    return g->wr_val[i] == 2;
+}
+
 static void sort_desc(int64_t *x, int k) /* insertion sort: k is a row's worth */
 {
     for (int i = 1; i < k; i++) {
@@ -869,6 +939,7 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
         if (lo > row_start && cells[lo - 1])
             continue; /* the word would go on leftwards */
         int64_t held = 0, wmul = 1, best = -1, bestn = -1;
+        uint64_t board_key = 0; /* the letters already on lo..q (see word_letters) */
         int64_t *row = g->hib[lo - row_start], *rown = g->hibn[lo - row_start];
         for (int y = 0; y < n; y++)
             row[y] = rown[y] = -1;
@@ -877,6 +948,7 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
             int code = cells[q];
             if (code) {
                 held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+                board_key += g->packed->letter_key[code & LETTER_MASK];
             } else {
                 uint32_t fit = g->xmask[q] & usable;
                 if (q > a && (k >= tiles || !fit))
@@ -922,6 +994,8 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
                         b = 0;
                 }
             }
+            if (k == g->rack_size && k == tiles && b >= floor_of(g) && !whole_rack_word(g, board_key))
+                continue; /* no word is made of the whole rack and the letters on lo..q: no play */
             row[q - row_start] = b;
             if (b > best)
                 best = b;
@@ -1269,6 +1343,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->bonus = bonus;
     g->edges = packed->edges;
     g->reach = packed->reach;
+    g->packed = packed;
     g->keep = keep;
     g->min_length = min_length;
     g->no_blanks = no_blanks;
@@ -1347,6 +1422,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
         }
         g->rack[i] = rk[i]; /* a copy: the caller's buffer is never modified */
         g->tiles += rk[i];
+        if (i)
+            g->rack_key += (uint64_t)rk[i] * packed->letter_key[i];
         if (i && rk[i])
             g->rack_bits |= 1u << i;
     }
@@ -1985,7 +2062,57 @@ static void packed_free(PyObject *capsule)
     if (p) {
         PyMem_RawFree(p->edges);
         PyMem_RawFree(p->reach);
+        PyMem_RawFree(p->bloom);
         PyMem_RawFree(p);
+    }
+}
+
+/* Every word of the DAWG, depth first, in alphabetical order: with ``p->bloom`` NULL, the
+ * entries the filter will take are counted into *entries; otherwise they are added (each word's
+ * letters less one of its distinct letters). 0 on success; -1: an edge or state out of range,
+ * -2: a path longer than MAX_N letters (a cycle). Needs no interpreter lock. */
+static int word_entries(Packed *p, const Dawg *d, uint32_t root, Py_ssize_t *entries)
+{
+    uint32_t state[MAX_N + 1];
+    int code[MAX_N + 1], path[MAX_N + 1];
+    uint64_t key[MAX_N + 1];
+    int depth = 0;
+    state[0] = root;
+    code[0] = 0;
+    key[0] = 0;
+    for (;;) {
+        uint32_t m = d->mask[state[depth]];
+        int c = code[depth] + 1;
+        while (c <= 26 && !((m >> c) & 1u))
+            c++;
+        if (c > 26) { /* this state's letters are done */
+            if (depth == 0)
+                return 0;
+            depth--;
+            continue;
+        }
+        code[depth] = c;
+        int64_t next = dawg_step(d, state[depth], c);
+        if (next < 0)
+            return -1;
+        if (depth == MAX_N)
+            return -2;
+        path[depth] = c;
+        key[depth + 1] = key[depth] + p->letter_key[c];
+        state[++depth] = (uint32_t)next;
+        code[depth] = 0;
+        if (d->mask[next] & 1u) { /* a word: path[0..depth) */
+            uint32_t done = 0;
+            for (int i = 0; i < depth; i++) {
+                if ((done >> path[i]) & 1u)
+                    continue;
+                done |= 1u << path[i];
+                if (p->bloom)
+                    bloom_add(p, key[depth] - p->letter_key[path[i]]);
+                else
+                    ++*entries;
+            }
+        }
     }
 }
 
@@ -1994,14 +2121,15 @@ static void packed_free(PyObject *capsule)
  * edges and every edge's state are checked to be in range here, once. */
 static PyObject *pack(PyObject *self, PyObject *args)
 {
-    Py_buffer mask = {0}, first = {0}, child = {0};
-    unsigned int root;
+    Py_buffer mask = {0}, first = {0}, child = {0}, dmask = {0}, dfirst = {0}, dchild = {0};
+    unsigned int root, droot = 0;
     PyObject *result = NULL;
     Packed *p = NULL;
     uint32_t *state_reach = NULL, *stack = NULL;
     uint8_t *seen = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*y*y*I:pack", &mask, &first, &child, &root))
+    if (!PyArg_ParseTuple(args, "y*y*y*I|y*y*y*I:pack", &mask, &first, &child, &root, &dmask, &dfirst,
+                          &dchild, &droot))
         return NULL;
     Py_ssize_t nstates = mask.len / 4, nedges = child.len / 4;
     const uint32_t *mk = mask.buf, *fi = first.buf, *ch = child.buf;
@@ -2076,6 +2204,33 @@ static PyObject *pack(PyObject *self, PyObject *args)
     }
     for (Py_ssize_t e = 0; e < nedges; e++)
         p->reach[e] = state_reach[ch[e]];
+    for (int c = 0; c < 27; c++)
+        p->letter_key[c] = mix64(0x2545f4914f6cdd1dull * (uint64_t)(c + 1));
+    if (dmask.obj) { /* the words' letters, sized at 12 bits an entry */
+        Dawg d = {dmask.buf, dfirst.buf, dchild.buf, dmask.len / 4, dchild.len / 4};
+        Py_ssize_t entries = 0;
+        if (dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4 || (Py_ssize_t)droot >= d.nstates) {
+            PyErr_SetString(PyExc_ValueError, "DAWG arrays: 4-byte items, as many masks as firsts, root in range");
+            goto done;
+        }
+        int why;
+        Py_BEGIN_ALLOW_THREADS /* tens of milliseconds: a service's other threads go on */
+        why = word_entries(p, &d, droot, &entries);
+        if (!why) {
+            p->nblocks = (uint64_t)entries * 12 / 512 + 1;
+            p->bloom = p->nblocks > UINT32_MAX ? NULL : PyMem_RawCalloc((size_t)p->nblocks * 8, sizeof(uint64_t));
+            why = p->bloom ? word_entries(p, &d, droot, &entries) : 1;
+        }
+        Py_END_ALLOW_THREADS
+        if (why) {
+            if (why == 1)
+                PyErr_NoMemory();
+            else
+                PyErr_SetString(PyExc_ValueError, why == -1 ? "malformed DAWG: edge or state out of range"
+                                                            : "malformed DAWG: a path longer than 64 letters (a cycle)");
+            goto done;
+        }
+    }
     result = PyCapsule_New(p, PACKED_NAME, packed_free);
     if (result)
         p = NULL;
@@ -2086,14 +2241,48 @@ done:
     if (p) {
         PyMem_RawFree(p->edges);
         PyMem_RawFree(p->reach);
+        PyMem_RawFree(p->bloom);
         PyMem_RawFree(p);
     }
     PyBuffer_Release(&mask);
     PyBuffer_Release(&first);
     PyBuffer_Release(&child);
+    if (dmask.obj) {
+        PyBuffer_Release(&dmask);
+        PyBuffer_Release(&dfirst);
+        PyBuffer_Release(&dchild);
+    }
     return result;
 }
 
+/* word_letters(packed, letters, blanks) -> whether some word of the packed lexicon may be made
+ * of ``letters`` (tile codes 1-26) and ``blanks`` more letters, any (1 or 2; otherwise True):
+ * the bounds' question, for tests. */
+static PyObject *word_letters_py(PyObject *self, PyObject *args)
+{
+    PyObject *packed_obj;
+    Py_buffer letters = {0};
+    int blanks;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Oy*i:word_letters", &packed_obj, &letters, &blanks))
+        return NULL;
+    const Packed *p = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
+    uint64_t key = 0;
+    int ok = p != NULL;
+    for (Py_ssize_t i = 0; ok && i < letters.len; i++) {
+        int c = ((const uint8_t *)letters.buf)[i];
+        if (c < 1 || c > 26) {
+            PyErr_Format(PyExc_ValueError, "letters[%zd] = %d is not a letter's code (1-26)", i, c);
+            ok = 0;
+        } else {
+            key += p->letter_key[c];
+        }
+    }
+    PyBuffer_Release(&letters);
+    if (!ok)
+        return NULL;
+    return PyBool_FromLong(word_letters(p, key, blanks));
+}
 
 /* ------------------------------------------------------------------ leave values in C */
 
@@ -2895,7 +3084,11 @@ static PyMethodDef methods[] = {
      "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
      "dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them."},
     {"pack", pack, METH_VARARGS,
-     "pack(mask, first, child, root) -> the GADDAG packed for generate() (checked once)."},
+     "pack(mask, first, child, root[, dmask, dfirst, dchild, droot]) -> the GADDAG packed for generate() "
+     "(checked once), with the DAWG's words' letters for the bounds."},
+    {"word_letters", word_letters_py, METH_VARARGS,
+     "word_letters(packed, letters, blanks) -> whether some word may be made of the letters (codes "
+     "1-26) and 1 or 2 blanks (a Bloom filter: never False when one can)."},
     {"leaves", leaves, METH_VARARGS,
      "leaves(tile_w, vc_w, qu, table_counts, table_values) -> a game's leave values held in C."},
     {"subracks", subracks, METH_VARARGS,

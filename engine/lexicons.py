@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import search
 from .errors import EngineError, LexiconNotReadyError
 from .lexicon import (
     DEFAULT_LIMITS,
@@ -209,6 +210,7 @@ class LexiconStore:
             lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling,
                                  on_compiled=self.on_compiled)
             lex.provenance = self.provenance(name) if name in self.files else ""
+            search.prepare(lex)  # here, not in the first request
         except EngineError as exc:
             error = exc
             if "limit_seconds" in exc.details:  # a busy machine may do better later

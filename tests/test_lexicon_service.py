@@ -404,3 +404,18 @@ def test_an_empty_word_file_is_refused_with_a_clear_error(tmp_path: Path) -> Non
             assert r.status_code == 422, r.text
             assert r.json()["error"]["code"] == "invalid_word_file"
             assert "has no words" in r.json()["error"]["message"]
+
+
+def test_a_loaded_list_is_ready_to_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store prepares a list for the search as it loads it (the compiled core packs its
+    automata, a tenth of a second for the default list), so the first request does not pay."""
+    from engine import search
+
+    prepared: list[int] = []
+    monkeypatch.setattr(search, "prepare", lambda lex: prepared.append(lex.word_count))
+    words = tmp_path / "lists"
+    words.mkdir()
+    (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\n")
+    store = engine.lexicons.LexiconStore(words, tmp_path / "cache")
+    assert store.get("four").word_count == 4
+    assert prepared == [4]

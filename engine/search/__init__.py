@@ -41,6 +41,8 @@ class Implementation(Protocol):
 
     def best_turn(self, pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn: ...
 
+    def prepare(self, lex: Lexicon) -> None: ...
+
 
 IMPLEMENTATIONS: dict[str, Implementation] = {"reference": reference}
 if compiled.BUILT:
@@ -68,6 +70,12 @@ def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:
     the equity player's question. The compiled core values the rack's sub-racks in C from
     the leaves it holds (loaded once per set of values), so no table is built per rack."""
     return _active.best_turn(pos, lex, q)
+
+
+def prepare(lex: Lexicon) -> None:
+    """Build now what searching ``lex`` needs (the compiled core packs its automata, a tenth
+    of a second for the default list), so the first search does not pay for it."""
+    _active.prepare(lex)
 
 
 def breakdown_writer() -> Callable[..., Any] | None:

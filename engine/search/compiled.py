@@ -292,8 +292,13 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
 
 
 # The GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB for the
-# default list), built on first use, keyed by the automaton's id (kept in the entry).
+# default list, and the words' letters, ~3 MB), built on first use or by prepare(), keyed by
+# the automaton's id (kept in the entry).
 _packed: dict[int, tuple[object, object]] = {}
+
+
+def prepare(lex: Lexicon) -> None:
+    _packed_gaddag(lex)
 
 
 def _packed_gaddag(lex: Lexicon) -> object:
@@ -302,7 +307,8 @@ def _packed_gaddag(lex: Lexicon) -> object:
     if entry is None or entry[0] is not g:
         if len(_packed) > 8:
             _packed.clear()
-        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root))
+        d = lex.dawg  # its words' letters tell the bounds where no word can take a whole rack
+        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root))
     return entry[1]
 
 

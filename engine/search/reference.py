@@ -23,6 +23,10 @@ NAME = "reference"
 INSTANT = False  # a cheap query can take milliseconds
 
 
+def prepare(lex: Lexicon) -> None:
+    """Nothing to build: the walk reads the lexicon's automata as they are."""
+
+
 def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
     """Every legal play, unranked (the across view's anchors, then the down view's).
     ``deadline`` (a ``time.monotonic()`` value) is checked between anchors."""
