@@ -36,7 +36,7 @@ from engine import EngineError, Lexicon, get_ruleset
 
 from . import cli_endgame, cli_equity, cli_games, cli_sim, service
 from .cli_text import breakdown_lines, columns, equity_table, pair, read_rows, table, warning_lines
-from .errors import error_body
+from .request_errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
 from .settings import Settings, get_settings
 from .store import make_store

@@ -14,8 +14,8 @@ from engine import get_ruleset
 from engine.strategy.endgame import Progress
 
 from .cli_text import read_rows, scores
-from .routers.endgame import DEFAULT_BUDGET, preendgame_solved, solved
 from .schemas_endgame import EndgameIn, PreEndgameIn
+from .service_endgame import DEFAULT_BUDGET, preendgame_solved, solved
 from .settings import Settings
 from .store import make_store
 

@@ -27,26 +27,10 @@ from engine import (
     UnknownLexiconError,
 )
 
+from .request_errors import error_body
 from .responses import JSON
 
 log = logging.getLogger("wordsolver")
-
-
-class InvalidFilterError(EngineError):
-    """A move filter that cannot apply to the game (e.g. a square off the board)."""
-
-    code = "invalid_filter"
-
-
-class RequestError(EngineError):
-    """A request that is well-formed JSON of the right types but asks for something
-    contradictory (e.g. a play given both as fields and as notation)."""
-
-    code = "invalid_request"
-
-
-def error_body(exc: EngineError) -> dict[str, Any]:
-    return {"code": exc.code, "message": exc.message, "details": exc.details}
 
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None,

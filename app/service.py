@@ -32,7 +32,7 @@ from engine.plays import check_deadline
 from engine.strategy import equity, leaves
 
 from .cgp_fields import cgp_after
-from .errors import InvalidFilterError, RequestError, error_body
+from .request_errors import InvalidFilterError, RequestError, error_body
 from .schemas import (
     AdjustmentOut,
     BonusOut,

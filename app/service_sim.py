@@ -11,7 +11,7 @@ from engine.game import game_rules
 from engine.strategy import leaves
 from engine.strategy import simulate as sim
 
-from .errors import RequestError
+from .request_errors import RequestError
 from .schemas_sim import SimulateIn
 from .settings import Settings
 

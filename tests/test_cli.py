@@ -40,6 +40,27 @@ def board_file(tmp_path: Path) -> Path:
     return path
 
 
+def test_commands_that_answer_do_not_load_the_web_framework(tmp_path: Path) -> None:
+    """Importing FastAPI took about half of a one-shot command's second (0.45 of 1.0 s of
+    ``import app.cli``, measured with ``python -X importtime``): only ``serve`` needs it."""
+    import subprocess
+    import sys
+
+    from app.routers.endgame import FINAL_ROUND_BOARD
+
+    board = tmp_path / "final-round.txt"
+    board.write_text("\n".join(FINAL_ROUND_BOARD) + "\n")
+    code = ("import sys; from app.cli import main; "
+            "main(['best', '--game', 'scrabble', '--rack', 'AEINRS?', '--limit', '1']); "
+            "main(['endgame', '--game', 'crossplay', '--board', sys.argv[1], '--rack', 'DOORRTY', '--budget', '0.2']); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('fastapi', 'starlette', 'uvicorn')))")
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code, str(board)], cwd=root, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "[]", done.stdout[-500:]
+
+
 def test_best_prints_a_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["best", "--game", "crossplay", "--rack", "QUIXOTE", "--limit", "3"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -5,9 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Response
 
 from ..deps import SettingsDep, StoreDep
-from ..errors import error_body, error_response
+from ..errors import error_response
 from ..observability import metrics_text
 from ..openapi import errors
+from ..request_errors import error_body
 from ..responses import JSON
 from ..schemas import Health, Ready
 
