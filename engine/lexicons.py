@@ -25,7 +25,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import search
 from .errors import EngineError, LexiconNotReadyError
 from .lexicon import (
     DEFAULT_LIMITS,
@@ -95,6 +94,8 @@ class LexiconStore:
         self.cache_dir = cache_dir
         self.limits = limits
         self.on_compiled: Callable[[str], None] | None = None  # told "ok" / "refused" / "failed" per compile
+        # run on each list loaded, in the loading thread (the service prepares the search there)
+        self.on_loaded: Callable[[Lexicon], None] | None = None
         self._shipped = {DEFAULT_NAME: shipped_dir / f"{DEFAULT_NAME}.txt.gz"}
         self.files: dict[str, Path] = {}
         self._entries: dict[str, _Entry] = {}
@@ -210,7 +211,8 @@ class LexiconStore:
             lex = load_word_file(path, name, self.cache_dir, limits=self.limits, on_compile=compiling,
                                  on_compiled=self.on_compiled)
             lex.provenance = self.provenance(name) if name in self.files else ""
-            search.prepare(lex)  # here, not in the first request
+            if self.on_loaded is not None:
+                self.on_loaded(lex)
         except EngineError as exc:
             error = exc
             if "limit_seconds" in exc.details:  # a busy machine may do better later

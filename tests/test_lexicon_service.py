@@ -25,6 +25,7 @@ import engine.lexicons
 from app import cli
 from app.main import create_app
 from app.settings import Settings
+from app.store import make_store
 
 QUIXOTE = {"rack": "QUIXOTE", "limit": 1}
 ROOT = Path(__file__).resolve().parent.parent
@@ -406,16 +407,17 @@ def test_an_empty_word_file_is_refused_with_a_clear_error(tmp_path: Path) -> Non
             assert "has no words" in r.json()["error"]["message"]
 
 
-def test_a_loaded_list_is_ready_to_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The store prepares a list for the search as it loads it (the compiled core packs its
-    automata, a tenth of a second for the default list), so the first request does not pay."""
+def test_a_loaded_list_is_ready_to_search(tmp_path: Path) -> None:
+    """The service's store has the search prepare a list as it loads it (the compiled core packs
+    its automata, a tenth of a second for the default list), so the first request does not pay."""
     from engine import search
 
+    assert make_store(Settings()).on_loaded is search.prepare
     prepared: list[int] = []
-    monkeypatch.setattr(search, "prepare", lambda lex: prepared.append(lex.word_count))
     words = tmp_path / "lists"
     words.mkdir()
     (words / "four.txt").write_text("QI\nZA\nQAT\nZAX\n")
     store = engine.lexicons.LexiconStore(words, tmp_path / "cache")
+    store.on_loaded = lambda lex: prepared.append(lex.word_count)
     assert store.get("four").word_count == 4
     assert prepared == [4]
