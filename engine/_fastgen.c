@@ -2128,6 +2128,10 @@ static PyObject *pack(PyObject *self, PyObject *args)
     uint32_t *state_reach = NULL, *stack = NULL;
     uint8_t *seen = NULL;
     (void)self;
+    if (PyTuple_GET_SIZE(args) != 4 && PyTuple_GET_SIZE(args) != 8) { /* a DAWG in part reads no words */
+        PyErr_SetString(PyExc_TypeError, "pack() takes the GADDAG's 4 arrays and root, or those and the DAWG's");
+        return NULL;
+    }
     if (!PyArg_ParseTuple(args, "y*y*y*I|y*y*y*I:pack", &mask, &first, &child, &root, &dmask, &dfirst,
                           &dchild, &droot))
         return NULL;

@@ -233,6 +233,8 @@ def test_pack_checks_the_dawg_it_reads_for_the_words_letters(lex: Lexicon) -> No
                  (d.mask, d.first, d.child, len(d.mask)), (d.mask, d.first[:-1], d.child, d.root)):
         with pytest.raises(ValueError):
             engine._fastgen.pack(g.mask, g.first, g.child, g.root, *dawg)
+    with pytest.raises(TypeError):  # without its root, state 0 (a word's end: no letters) would read no word
+        engine._fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child)
 
 
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
@@ -267,6 +269,19 @@ def test_the_words_letters_never_miss_a_word(lex: Lexicon) -> None:
     g = lex.gaddag
     bare = engine._fastgen.pack(g.mask, g.first, g.child, g.root)  # without the DAWG: never no
     assert engine._fastgen.word_letters(bare, codes("QQQQQQ"), 1) is True
+
+
+@pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
+def test_the_packed_lists_kept_are_the_recently_used(lex: Lexicon) -> None:
+    """Nine packed lists are kept; a tenth drops the least recently used, so a service's
+    default list stays while user lists come and go."""
+    from engine.lexicon import from_words
+
+    default = compiled._packed_gaddag(lex)
+    for k in range(12):
+        compiled._packed_gaddag(from_words(["QI", "ZA", "AB"[: 1 + k % 2] + "X" * (k + 1)], f"small{k}"))
+        assert compiled._packed_gaddag(lex) is default  # used again: kept
+    assert len(compiled._packed) <= 9
 
 
 def test_pure_python_switch() -> None:
@@ -448,8 +463,10 @@ def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, le
     no GADDAG edge below (the packed GADDAG's letters reachable from each state), and the
     bounds drop an extent where no word is made of the whole rack and its letters (the packed
     lexicon's words' letters): racks that make bingos, with 0-2 blanks, on random boards; the
-    top N by score and by equity with that pruning equal the full enumeration's. (Tried: with
-    the words' letters answering no for every rack with one blank, this fails.)"""
+    top N by score and by equity with that pruning equal the full enumeration's, a third of the
+    boards' tiles blanks. (Tried: with the words' letters answering no for every rack with one
+    blank, this fails; and with the board's blanks left out of them.)"""
+    from engine.board import BLANK
     from engine.game import game_rules
     from engine.strategy.equity import default_bag_size, rank_by_equity
     from engine.strategy.leaves import shipped
@@ -458,9 +475,11 @@ def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, le
     rules, grules = get_ruleset(game), game_rules(get_ruleset(game))
     rng = random.Random(23)
     racks = ["AEINRST", "EIRST??", "AEILNR?", "DEINORS", "ACEHLRT", "OTLECO?", "AEGINR?", "ENORSTU"]
-    for k in range(24):
+    for k in range(40):
         base = random_position(rng, rules, lex, junk=False)
-        pos = Position(rules, base.cells, parse_rack(rules, racks[k % len(racks)]))
+        # a third of the board's tiles blanks: their letters count in the words' letters, not their value
+        cells = [c | BLANK if c and rng.random() < 0.3 else c for c in base.cells]
+        pos = Position(rules, cells, parse_rack(rules, racks[k % len(racks)]))
         for limit in (1, 20):
             pruned = find_moves(pos, lex, limit=limit, count=False)
             full = find_moves(pos, lex, limit=limit, count=True)

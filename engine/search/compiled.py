@@ -28,6 +28,7 @@ reference.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from array import array
 from dataclasses import fields
@@ -295,6 +296,7 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
 # default list, and the words' letters, ~3 MB), built on first use or by prepare(), keyed by
 # the automaton's id (kept in the entry).
 _packed: dict[int, tuple[object, object]] = {}
+_packing = threading.Lock()
 
 
 def prepare(lex: Lexicon) -> None:
@@ -303,12 +305,15 @@ def prepare(lex: Lexicon) -> None:
 
 def _packed_gaddag(lex: Lexicon) -> object:
     g = lex.gaddag
-    entry = _packed.get(id(g))
-    if entry is None or entry[0] is not g:
-        if len(_packed) > 8:
-            _packed.clear()
-        d = lex.dawg  # its words' letters tell the bounds where no word can take a whole rack
-        entry = _packed[id(g)] = (g, _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root))
+    key = id(g)
+    with _packing:  # the threads of a service: one packs a list, the others wait for it
+        entry = _packed.pop(key, None)
+        if entry is None or entry[0] is not g:
+            if len(_packed) > 8:
+                del _packed[next(iter(_packed))]  # the least recently used
+            d = lex.dawg  # its words' letters tell the bounds where no word can take a whole rack
+            entry = (g, _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root))
+        _packed[key] = entry  # now the most recently used
     return entry[1]
 
 
