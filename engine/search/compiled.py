@@ -297,6 +297,7 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
 # the automaton's id (kept in the entry).
 _packed: dict[int, tuple[object, object]] = {}
 _packing = threading.Lock()
+_last: tuple[object, object] = (None, None)  # the entry used last (read without the lock)
 
 
 def prepare(lex: Lexicon) -> None:
@@ -304,7 +305,11 @@ def prepare(lex: Lexicon) -> None:
 
 
 def _packed_gaddag(lex: Lexicon) -> object:
+    global _last
     g = lex.gaddag
+    last = _last
+    if last[0] is g:  # the list of the search before: no lock, no bookkeeping
+        return last[1]
     key = id(g)
     with _packing:  # the threads of a service: one packs a list, the others wait for it
         entry = _packed.pop(key, None)
@@ -313,7 +318,7 @@ def _packed_gaddag(lex: Lexicon) -> object:
                 del _packed[next(iter(_packed))]  # the least recently used
             d = lex.dawg  # its words' letters tell the bounds where no word can take a whole rack
             entry = (g, _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root))
-        _packed[key] = entry  # now the most recently used
+        _packed[key] = _last = entry  # now the most recently used
     return entry[1]
 
 
