@@ -132,19 +132,21 @@ typedef struct {
     uint64_t letter_key[27];
 } Packed;
 
-static inline uint64_t mix64(uint64_t x) /* splitmix64's finaliser */
+/* A 64-bit mix (half of MurmurHash3's finaliser, a bijection): the leave table's slots and the
+ * words' letters' filter. */
+static inline uint64_t hash64(uint64_t k)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
 }
 
 /* The block of 512 bits (8 words) ``key`` hashes to, and its six bits in ``h``'s low 54 bits. */
 static inline uint64_t *bloom_block(const Packed *p, uint64_t key, uint64_t *h)
 {
-    uint64_t x = mix64(key);
-    *h = mix64(x ^ 0x632be59bd9b4e019ull);
+    uint64_t x = hash64(key);
+    *h = hash64(x ^ 0x632be59bd9b4e019ull);
     return p->bloom + (((x >> 32) * p->nblocks) >> 32) * 8;
 }
 
@@ -2209,7 +2211,7 @@ static PyObject *pack(PyObject *self, PyObject *args)
     for (Py_ssize_t e = 0; e < nedges; e++)
         p->reach[e] = state_reach[ch[e]];
     for (int c = 0; c < 27; c++)
-        p->letter_key[c] = mix64(0x2545f4914f6cdd1dull * (uint64_t)(c + 1));
+        p->letter_key[c] = hash64(0x2545f4914f6cdd1dull * (uint64_t)(c + 1));
     if (dmask.obj) { /* the words' letters, sized at 12 bits an entry */
         Dawg d = {dmask.buf, dfirst.buf, dchild.buf, dmask.len / 4, dchild.len / 4};
         Py_ssize_t entries = 0;
@@ -2308,14 +2310,6 @@ typedef struct {
     size_t mask;    /* capacity - 1, a power of two */
 } Leaves;
 
-static uint64_t leave_hash(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    return k;
-}
-
 /* The key of the counts of tiles ``held`` (ascending tile ids, ``nheld`` of them); 0 when
  * more than 12 tiles (no table entry is that long). */
 static uint64_t leave_key(const int *counts, const int *held, int nheld)
@@ -2347,7 +2341,7 @@ static int32_t leave_milli(const Leaves *lv, const int *counts, const int *held,
         if (!any)
             return 0;
     } else {
-        for (size_t s = leave_hash(k) & lv->mask;; s = (s + 1) & lv->mask) {
+        for (size_t s = hash64(k) & lv->mask;; s = (s + 1) & lv->mask) {
             if (lv->keys[s] == k)
                 return lv->vals[s];
             if (lv->keys[s] == 0)
@@ -2430,7 +2424,7 @@ static PyObject *leaves(PyObject *self, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "table entries hold 1 to 12 tiles");
             goto done;
         }
-        size_t s = leave_hash(k) & lv->mask;
+        size_t s = hash64(k) & lv->mask;
         while (lv->keys[s] && lv->keys[s] != k)
             s = (s + 1) & lv->mask;
         lv->keys[s] = k;

@@ -27,15 +27,15 @@ reference.
 
 from __future__ import annotations
 
+import functools
 import re
-import threading
 import time
 from array import array
 from dataclasses import fields
 from functools import partial
 
 from ..errors import TimeBudgetExceeded
-from ..lexicon import Lexicon
+from ..lexicon import Automaton, Lexicon
 from ..plays import (
     BUDGET_MESSAGE,
     END_RULES,
@@ -292,34 +292,21 @@ def _ruleset_buffers(rules: Ruleset, premiums: bool) -> tuple[bytes, bytes, arra
     return buf[1:]
 
 
-# The GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB for the
-# default list, and the words' letters, ~3 MB), built on first use or by prepare(), keyed by
-# the automaton's id (kept in the entry).
-_packed: dict[int, tuple[object, object]] = {}
-_packing = threading.Lock()
-_last: tuple[object, object] = (None, None)  # the entry used last (read without the lock)
-
-
 def prepare(lex: Lexicon) -> None:
     _packed_gaddag(lex)
 
 
 def _packed_gaddag(lex: Lexicon) -> object:
-    global _last
-    g = lex.gaddag
-    last = _last
-    if last[0] is g:  # the list of the search before: no lock, no bookkeeping
-        return last[1]
-    key = id(g)
-    with _packing:  # the threads of a service: one packs a list, the others wait for it
-        entry = _packed.pop(key, None)
-        if entry is None or entry[0] is not g:
-            if len(_packed) > 8:
-                del _packed[next(iter(_packed))]  # the least recently used
-            d = lex.dawg  # its words' letters tell the bounds where no word can take a whole rack
-            entry = (g, _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root))
-        _packed[key] = _last = entry  # now the most recently used
-    return entry[1]
+    return _pack(lex.gaddag, lex.dawg)
+
+
+@functools.lru_cache(maxsize=9)  # a service's default list stays while user lists come and go
+def _pack(g: Automaton, d: Automaton) -> object:
+    """The GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB for the
+    default list) with the DAWG's words' letters (~3 MB), which tell the bounds where no word
+    can take a whole rack; built on first use or by prepare(), kept by the automata (compared
+    by identity) for the nine lists used last."""
+    return _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root)
 
 
 def generate(
