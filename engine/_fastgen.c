@@ -386,6 +386,18 @@ static void keep_play(Gen *g, int64_t key, int lidx, int total, int start, int e
     g->npl += g->nplaced;
 }
 
+/* ``t`` (a new tuple of ints, bools, strings and such tuples, or NULL) left out of the cyclic
+ * garbage collector's lists, as the collector itself does with such a tuple at its first pass:
+ * it can be in no cycle. A one-blank rack's every play is tens of thousands of them, and while
+ * they were tracked each collection of the young generation walked them all (10-20 ms holding
+ * the interpreter lock, a sixth of a service worker's time under load). */
+static PyObject *untracked(PyObject *t)
+{
+    if (t && PyObject_GC_IsTracked(t))
+        PyObject_GC_UnTrack(t);
+    return t;
+}
+
 /* The play as engine.movegen's RawPlay: (score, down, line, start, length, placements). */
 static PyObject *play_tuple(Gen *g, const Rec *rec, PyObject **pairs)
 {
@@ -398,20 +410,20 @@ static PyObject *play_tuple(Gen *g, const Rec *rec, PyObject **pairs)
         PyObject *p;
         if (pairs) {
             PyObject **slot = &pairs[(Py_ssize_t)q->pos * 128 + q->code];
-            if (!*slot && !(*slot = Py_BuildValue("(ii)", q->pos, q->code))) {
+            if (!*slot && !(*slot = untracked(Py_BuildValue("(ii)", q->pos, q->code)))) {
                 Py_DECREF(placed);
                 return NULL;
             }
             p = *slot;
             Py_INCREF(p);
-        } else if (!(p = Py_BuildValue("(ii)", q->pos, q->code))) {
+        } else if (!(p = untracked(Py_BuildValue("(ii)", q->pos, q->code)))) {
             Py_DECREF(placed);
             return NULL;
         }
         PyTuple_SET_ITEM(placed, k, p);
     }
-    return Py_BuildValue("(iOiiiN)", rec->score, rec->down ? Py_True : Py_False, rec->start / n,
-                         rec->start % n, rec->end - rec->start, placed);
+    return untracked(Py_BuildValue("(iOiiiN)", rec->score, rec->down ? Py_True : Py_False, rec->start / n,
+                                   rec->start % n, rec->end - rec->start, untracked(placed)));
 }
 
 static int passes_filters(Gen *g, int start, int end)
@@ -1202,13 +1214,14 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
         PyTuple_SET_ITEM(tiles, j, t);
     }
     int line = r->start / n, at = r->start % n;
+    untracked(tiles);
     if (g->leave) /* and the index of the tiles used, for the caller's leave table */
-        return Py_BuildValue("(iOiis#Ni)", r->score, r->down ? Py_True : Py_False,
-                             (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
-                             (Py_ssize_t)len, tiles, r->lidx);
-    return Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
-                         (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
-                         (Py_ssize_t)len, tiles);
+        return untracked(Py_BuildValue("(iOiis#Ni)", r->score, r->down ? Py_True : Py_False,
+                                       (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
+                                       (Py_ssize_t)len, tiles, r->lidx));
+    return untracked(Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
+                                   (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
+                                   (Py_ssize_t)len, tiles));
 }
 
 /* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument). */

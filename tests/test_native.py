@@ -172,6 +172,25 @@ def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
             check_position(position(rules, None, rack), lex, True, (1, 7))
 
 
+def test_the_plays_handed_back_are_left_to_reference_counting(lex: Lexicon) -> None:
+    """Every tuple the C core builds holds only numbers, strings and such tuples, so it is left
+    out of the cyclic collector's lists (as the collector itself would at its first pass):
+    tens of thousands of them, tracked, made each young collection walk them all."""
+    import gc
+
+    def tuples(x: object) -> list[tuple]:
+        return [x, *(t for item in x for t in tuples(item))] if isinstance(x, tuple) else []
+
+    rules = get_ruleset("scrabble")
+    pos = position(rules, None, "RETAIN?")
+    count, plays = native_plays(pos, lex)
+    assert count == len(plays) > 300  # over 256 plays: the placements' pairs are shared too
+    _, few = native_plays(position(rules, None, "QI"), lex)
+    ranked = compiled.top_by_score(rules, lex, pos.cells, pos.rack, 20)
+    held = [t for group in (plays, few, ranked) for raw in group for t in tuples(raw)]
+    assert held and not any(gc.is_tracked(t) for t in held)
+
+
 def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
     d = lex.dawg
     return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
