@@ -16,7 +16,8 @@
  * GADDAG as pack(mask, first, child, root) returns it (built once per lexicon).
  *
  * keep: -1 returns every play (views in order, anchors in board order: exactly
- * movegen.generate_view's order); 0 none (count only); N > 0 the plays that rank in the best
+ * movegen.generate_view's order), or with `scores` [s] those scoring at least s (every play
+ * still counted: a play's rank among all of them); 0 none (count only); N > 0 the plays that rank in the best
  * N (every play scoring at least the N-th best score, ties included), with a min-heap of the
  * best N scores seeded by `scores` (carried over from another call) and returned.
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
@@ -1469,6 +1470,12 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->floor = INT64_MIN;
     if (keep > 0 && g->heap_len == keep)
         set_floor(g);
+    if (keep < 0 && PyList_GET_SIZE(scores) == 1) { /* the plays scoring at least this, all counted */
+        long long v = PyLong_AsLongLong(PyList_GET_ITEM(scores, 0));
+        if (v == -1 && PyErr_Occurred())
+            goto done;
+        g->floor = (int64_t)v;
+    }
 
     /* the views: 1 + 1 + 1 + 1 + 4 + 4 + 4 bytes a square */
     vbuf = PyMem_Malloc((size_t)nn * 16 * 2);

@@ -237,16 +237,21 @@ def rank_play(
     better: int = 0,
 ) -> Ranking:
     """Where ``move`` ranks among all legal plays, and up to ``better`` plays ranked above it
-    (all of them, best first, when it is not a legal play)."""
-    raws = search.every_play(pos, lex, premiums, deadline)
+    (all of them, best first, when it is not a legal play). Only the plays scoring at least as
+    much as ``move`` are looked at, as those are all that can rank above it; every play only
+    when it is not among them (not a legal play)."""
+    n = pos.rules.size
+    target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
+    total, raws = search.plays_scoring(pos, lex, move.score, premiums, deadline)
+    rank = place_among(pos, raws, target, move.score)
+    if rank is None:
+        raws = search.every_play(pos, lex, premiums, deadline)
+        total, rank = len(raws), place_among(pos, raws, target, move.score)
     if not raws:
         return Ranking(None, None, 0, [])
     best = max(r[0] for r in raws)
-    n = pos.rules.size
-    target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
-    rank = place_among(pos, raws, target, move.score)
     k = better if rank is None else min(better, rank - 1)
-    return Ranking(rank, best, len(raws), top_moves(pos, raws, k))
+    return Ranking(rank, best, total, top_moves(pos, raws, k))
 
 
 def place_among(

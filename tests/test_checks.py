@@ -147,6 +147,41 @@ def test_rank_of_a_play(lex: Lexicon) -> None:
     assert (rank, best) == (1, 110) and total > 100
 
 
+def test_ranking_a_play_from_the_plays_scoring_as_much_is_ranking_it_among_all(lex: Lexicon) -> None:
+    """rank_play reads only the plays scoring at least as much as the play (engine.search.
+    plays_scoring): the same rank, best score, count and better plays as among every play,
+    legal plays at every rank or not, and a play that is not legal (every play then)."""
+    from engine import search
+    from engine.plays import materialise, top_moves
+    from engine.solver import Ranking, place_among, rank_play
+
+    def among_all(pos, move, better: int) -> Ranking:  # the way it was done before
+        raws = search.every_play(pos, lex)
+        n = pos.rules.size
+        target = sorted(((t.row - 1) * n + t.col - 1, t.letter, t.blank) for t in move.tiles)
+        rank = place_among(pos, raws, target, move.score)
+        k = better if rank is None else min(better, rank - 1)
+        return Ranking(rank, max(r[0] for r in raws), len(raws), top_moves(pos, raws, k))
+
+    checked = 0
+    for game, board, rack in (("scrabble", CAT, "ERS?AT"), ("crossplay", None, "QUIXOTE"), ("wwf", CAT, "AEIRST?")):
+        rules = get_ruleset(game)
+        pos = position(rules, board, rack)
+        raws = search.every_play(pos, lex)
+        for raw in raws[:: max(1, len(raws) // 12)]:
+            move = materialise(rules, pos.cells, raw)
+            for better in (0, 3, 50):
+                assert rank_play(pos, lex, move, better=better) == among_all(pos, move, better), (game, move.notation)
+                checked += 1
+        # not a word: no rank, and the best plays of all as the better ones
+        col, word = (8, "XQZ") if board is None else (9, ".ZZ")  # XQZ, or CAT made CATZZ
+        bogus = check_play(pos, lex, placements_from_word(rules, pos.cells, 8, col, "across", word), use_rack=False)
+        assert not bogus.valid
+        got = rank_play(pos, lex, bogus.move, better=5)
+        assert got == among_all(pos, bogus.move, 5) and got.rank is None and len(got.better) == 5
+    assert checked > 90
+
+
 def test_a_plays_score_only_says_where_to_look_first(lex: Lexicon) -> None:
     """place_among with the play's score (as rank_play and game analysis give it) ranks every
     play as it does without; a wrong score only costs time; a play that is not legal has no rank."""

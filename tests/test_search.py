@@ -75,6 +75,11 @@ def test_both_implementations_answer_every_query_alike(game: str, lex: Lexicon) 
             if name == "compiled":
                 first = plays
         assert plays == first  # the same plays in the same order
+        for at_least in sorted({0, *(r[0] for r in first[::max(1, len(first) // 3)]), 10**6}):
+            want = (len(first), [r for r in first if r[0] >= at_least])
+            for name in ("compiled", "reference"):
+                with search.using(name):
+                    assert search.plays_scoring(pos, lex, at_least) == want, (name, at_least)
         for limit, count, flt in product((0, 1, 7), (False, True), FILTERS):
             both(pos, lex, Query(limit, flt, True, count, None))
         both(pos, lex, Query(5, None, False, True, None))  # premiums off

@@ -2,8 +2,9 @@
 
 Every question the engine asks of a generator comes here: "the best ``limit`` plays of this
 position, by score or by equity, filtered or not, counted or not, before a deadline"
-(:func:`ranked`), and "every legal play" (:func:`every_play`, for ranking a given play and
-for tests). ``find_moves``, equity ranking, ``/score``, game analysis, the self-play players
+(:func:`ranked`), "every legal play" (:func:`every_play`, for tests and game analysis) and
+"how many plays, and those scoring at least s" (:func:`plays_scoring`, for ranking a given
+play). ``find_moves``, equity ranking, ``/score``, game analysis, the self-play players
 and the A/B runner all ask here, and none of them knows which generator answers.
 
 Two implementations answer every query, with the same plays in the same order:
@@ -39,6 +40,9 @@ class Implementation(Protocol):
     def every_play(self, pos: Position, lex: Lexicon, premiums: bool = True,
                    deadline: float | None = None) -> list[RawPlay]: ...
 
+    def plays_scoring(self, pos: Position, lex: Lexicon, at_least: int, premiums: bool = True,
+                      deadline: float | None = None) -> tuple[int, list[RawPlay]]: ...
+
     def best_turn(self, pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn: ...
 
     def prepare(self, lex: Lexicon) -> None: ...
@@ -63,6 +67,14 @@ def ranked(pos: Position, lex: Lexicon, query: Query = DEFAULT) -> Found:
 def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: float | None = None) -> list[RawPlay]:
     """Every legal play, unranked, as generated (:data:`engine.plays.RawPlay`)."""
     return _active.every_play(pos, lex, premiums, deadline)
+
+
+def plays_scoring(pos: Position, lex: Lexicon, at_least: int, premiums: bool = True,
+                  deadline: float | None = None) -> tuple[int, list[RawPlay]]:
+    """How many legal plays there are, and those scoring at least ``at_least`` (in
+    :func:`every_play`'s order): where a play ranks among them all, without handing back the
+    thousands that score less (:func:`engine.solver.rank_play`)."""
+    return _active.plays_scoring(pos, lex, at_least, premiums, deadline)
 
 
 def best_turn(pos: Position, lex: Lexicon, q: TurnQuery) -> TopTurn:

@@ -91,6 +91,20 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
     return generate(pos.rules, lex, pos.cells, pos.rack, -1, premiums=premiums, deadline=deadline)[1]
 
 
+def plays_scoring(pos: Position, lex: Lexicon, at_least: int, premiums: bool = True,
+                  deadline: float | None = None) -> tuple[int, list[RawPlay]]:
+    """The number of legal plays and those scoring at least ``at_least``: the walk counts every
+    play and hands back only those (a tuple for each of a one-blank rack's thousands of plays
+    cost four times the walk)."""
+    if pos.rules.stacking:
+        raws = every_play(pos, lex, premiums, deadline)
+        return len(raws), [r for r in raws if r[0] >= at_least]
+    check_deadline(deadline)
+    count, plays, _ = generate(pos.rules, lex, pos.cells, pos.rack, -1, [at_least], premiums=premiums,
+                               deadline=deadline)
+    return count, plays
+
+
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in C: the pruned best-first search
     ranks by score or by equity itself; a counted one enumerates every play in C and hands back
@@ -327,7 +341,8 @@ def generate(
     (number of plays, plays, scores).
 
     ``keep``: -1 returns every play, in engine.movegen's order (the across view's anchors,
-    then the down view's); 0 none (count only); N > 0 keeps a min-heap of the best N scores,
+    then the down view's), or with ``scores`` ``[s]`` those scoring at least s (every play
+    still counted); 0 none (count only); N > 0 keeps a min-heap of the best N scores,
     seeded with ``scores`` (at most N, carried over from another call), and returns every
     play that scores at least the heap's minimum when it is full (all the plays found
     otherwise); the returned scores are the heap's contents. The count is of all plays that

@@ -49,6 +49,13 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
     return out
 
 
+def plays_scoring(pos: Position, lex: Lexicon, at_least: int, premiums: bool = True,
+                  deadline: float | None = None) -> tuple[int, list[RawPlay]]:
+    """The number of legal plays and those scoring at least ``at_least``, from every play."""
+    raws = every_play(pos, lex, premiums, deadline)
+    return len(raws), [r for r in raws if r[0] >= at_least]
+
+
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
     """The seam's question (engine.search.ranked), answered in Python."""
     if query.limit <= 0 and not query.count:
