@@ -33,7 +33,7 @@ from .responses import JSON
 from .routers import analyze, cgp, compare, docs, endgame, games, health, lexicons, page, tiles
 from .routers import simulate as simulate_router
 from .settings import Settings, get_settings
-from .store import make_store
+from .store import make_store, settle
 
 DESCRIPTION = f"""Best plays and exact scores for crossword tile games ({", ".join(GAMES)}).
 
@@ -93,6 +93,7 @@ def warm_leaves() -> None:
                 leaves.shipped(game)
         except EngineError:  # a bad file is reported by the request that needs it
             log.warning("the leave values of %s did not load", game)
+    settle()
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

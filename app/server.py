@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import gc
 import logging
 import multiprocessing
 import os
@@ -230,15 +229,13 @@ def _worker(host: str, port: int, options: dict[str, Any]) -> None:
     """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it."""
     sock = listen(host, port, reuse_port=True)
     from .settings import get_settings
+    from .store import settle
 
     # the event loop waits at most this long for the interpreter lock a solving thread holds
     sys.setswitchinterval(get_settings().switch_interval)
     config = _config(options)
-    config.load()  # the app imported now, so that what it built is frozen below
-    # Objects made at start live as long as the worker: moved out of the collector's sight, a
-    # full collection (run by whichever thread allocates, holding the interpreter lock) no
-    # longer walks them all, so it stays short for the event loop waiting behind it.
-    gc.freeze()
+    config.load()  # the app imported now, so that what it built is settled below
+    settle()  # and again as each list and the leave tables load (app.store.settle)
     uvicorn.Server(config).run(sockets=[sock])
 
 
