@@ -384,7 +384,8 @@ def round_trips(port: int, request: bytes, calls: int, keep_alive: bool) -> list
 
     out = []
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.connect()
+    if keep_alive:
+        conn.connect()
     for _ in range(calls):
         t = time.perf_counter()
         if not keep_alive:
@@ -425,8 +426,9 @@ def client_table(sides: dict[str, int], calls: int, rounds: int = 1, tool: str =
     best 20 plays with breakdowns, and the best play without breakdowns.
 
     ``sides`` maps a label to a service's port: with two (``--against``), each request goes to
-    both in turn, ``rounds`` times, so load from other processes hits both alike; the last
-    columns are the ratio of what each service adds (this / other).
+    both in turn, ``rounds`` times (the first side alternating round by round; with a new
+    connection per request, turn by turn call by call), so load from other processes hits
+    both alike; the last columns are the ratio of what each service adds (this / other).
 
     ``tool`` "wrk": the kept-alive round trips are wrk's instead (C: :func:`wrk_p50`, a second
     of requests per side and round, the median of the rounds' medians); the new-connection ones
@@ -440,12 +442,18 @@ def client_table(sides: dict[str, int], calls: int, rounds: int = 1, tool: str =
         """Median round trip per side, the sides taking turns round by round (``wrk``: the
         request as wrk sends it, when the kept-alive trips are wrk's)."""
         got: dict[str, list[float]] = {name: [] for name in names}
-        for _ in range(rounds):
-            for name in names:
-                if keep and wrk is not None and tool == "wrk":
+        for r in range(rounds):
+            order = names if r % 2 == 0 else names[::-1]  # neither side always goes first
+            if keep and wrk is not None and tool == "wrk":
+                for name in order:
                     got[name].append(wrk_p50(sides[name], *wrk))
-                else:
+            elif keep:
+                for name in order:
                     got[name] += round_trips(sides[name], request, n, keep)
+            else:  # a new connection per call: the sides take turns call by call
+                for _ in range(n):
+                    for name in order:
+                        got[name] += round_trips(sides[name], request, 1, keep)
         return {name: statistics.median(got[name]) for name in names}
 
     health = _raw_request("GET", "/healthz")
