@@ -9,8 +9,9 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
   and are answered on the event loop when the worker has nothing else in progress
   (:func:`quiet`), where the hop to a thread would cost more than the work; otherwise in the
   cheap lane.
-- **cheap**: ``/score`` with a one-blank rack (ranking it walks every legal play, handing
-  back those scoring at least as much: median 1.5-2 ms on the bench positions), ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything
+- **cheap**: ``/score`` with a one-blank rack (ranking it walks every legal play and reads
+  those scoring at least as much: for the fifth-best play of the bench positions' racks,
+  median 1.5-2 ms; for a low-scoring play most of them, 10-20 ms at worst there), ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything
   instant when the pure-Python engine answers.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
   blanks; ``/score`` with two or more blanks; ``/analyze``; and what new endpoints declare so.

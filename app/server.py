@@ -235,7 +235,7 @@ def _worker(host: str, port: int, options: dict[str, Any]) -> None:
     sys.setswitchinterval(get_settings().switch_interval)
     config = _config(options)
     config.load()  # the app imported now, so that what it built is settled below
-    settle()  # and again as each list and the leave tables load (app.store.settle)
+    settle(start=True)  # and again as each list and the leave tables load (app.store.settle)
     uvicorn.Server(config).run(sockets=[sock])
 
 

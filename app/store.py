@@ -32,17 +32,29 @@ def loaded(lex: Lexicon) -> None:
     settle()
 
 
-def settle() -> None:
-    """Keep the cyclic garbage collector off what lives as long as the process, and have it run
-    less often: at a worker's start (app.server), as each list loads, and once the leave tables
-    are in (app.main). A collection runs in whichever thread allocates, holding the interpreter
-    lock, so the event loop (probes, new connections) waits behind it.
+_SETTLING = [False]  # set by settle(start=True): only in a service worker (app.server)
 
-    Every object alive now is frozen (``gc.freeze``): a full collection walked them all, the
-    default list and its leave tables too, 30-60 ms. And the young generation is collected
+
+def settle(start: bool = False) -> None:
+    """Keep the cyclic garbage collector short in a service worker: called with ``start`` once
+    the worker has built its app (app.server), then again as each list loads and once the leave
+    tables are in (app.main); elsewhere (tests, an app embedded in another program, ``uvicorn
+    app.main:app``) it does nothing, as it changes the whole process's collector. A collection
+    runs in whichever thread allocates, holding the interpreter lock, so the event loop (probes,
+    new connections) waits behind it.
+
+    What the worker holds for good is frozen (``gc.freeze``; young garbage is collected first,
+    so it is not frozen with them): a full collection walked it all, the default list and its
+    leave tables too, 28-47 ms measured in one process. And the young generation is collected
     after 20,000 new objects rather than 700, so most of a request's objects are gone (freed by
     their counts) before a collection would walk them. Under the soak's probe load (16 one-blank
     ``/score`` and 8 thousand-play clients) a worker spent 400-470 ms of CPU in 3.5 s
-    collecting; with this and the C core's plays left untracked, 35-120 ms."""
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
+    collecting; with this, the C core's plays left untracked and ``/score`` handed only the
+    plays that can rank above, 35-120 ms. A list replaced later holds no cycles, so it is still
+    freed by its count once frozen."""
+    if start:
+        _SETTLING[0] = True
+    if _SETTLING[0]:
+        gc.collect(1)
+        gc.freeze()
+        gc.set_threshold(20_000, 10, 10)

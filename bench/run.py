@@ -451,8 +451,8 @@ def client_table(sides: dict[str, int], calls: int, rounds: int = 1, tool: str =
                 for name in order:
                     got[name] += round_trips(sides[name], request, n, keep)
             else:  # a new connection per call: the sides take turns call by call
-                for _ in range(n):
-                    for name in order:
+                for i in range(n):
+                    for name in (order if i % 2 == 0 else order[::-1]):
                         got[name] += round_trips(sides[name], request, 1, keep)
         return {name: statistics.median(got[name]) for name in names}
 

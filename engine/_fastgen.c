@@ -1333,6 +1333,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "more carried-over scores than keep");
         goto done;
     }
+    if (keep < 0 && PyList_GET_SIZE(scores) > 1) {
+        PyErr_SetString(PyExc_ValueError, "keep -1 takes at most one score, the floor");
+        goto done;
+    }
     nstarts = starts.len / 4;
     if (nstarts > nn) {
         PyErr_SetString(PyExc_ValueError, "more start squares than squares");
@@ -1472,7 +1476,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->floor = INT64_MIN;
     if (keep > 0 && g->heap_len == keep)
         set_floor(g);
-    if (keep < 0 && PyList_GET_SIZE(scores) == 1) { /* the plays scoring at least this, all counted */
+    if (keep < 0 && PyList_GET_SIZE(scores) == 1) { /* the plays scoring at least this (a score,
+                                                        * with leave values too), all counted */
         long long v = PyLong_AsLongLong(PyList_GET_ITEM(scores, 0));
         if (v == -1 && PyErr_Occurred())
             goto done;

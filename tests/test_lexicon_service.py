@@ -427,8 +427,12 @@ def test_a_loaded_list_is_ready_to_search(tmp_path: Path) -> None:
     threshold = gc.get_threshold()
     try:
         gc.unfreeze()
+        app_store.loaded(store.get("four"))  # outside a service worker: the collector untouched
+        assert gc.get_freeze_count() == 0 and gc.get_threshold() == threshold
+        app_store.settle(start=True)  # as app.server's worker does
         app_store.loaded(store.get("four"))
         assert gc.get_freeze_count() > 1000 and gc.get_threshold()[0] == 20_000
     finally:
+        app_store._SETTLING[0] = False
         gc.unfreeze()
         gc.set_threshold(*threshold)

@@ -69,9 +69,12 @@ def check_position(pos: Position, lex: Lexicon, premiums: bool, keeps: tuple[int
     # view by view: the very same tuples in the very same order
     for which, view in zip((compiled.ACROSS, compiled.DOWN), views(rules, pos.cells, premiums), strict=True):
         py = python_view(rules, lex, view, pos.rack)
-        c, mine, scores = compiled.generate(rules, lex, pos.cells, pos.rack, -1, [5, 7], views=which,
-                                        premiums=premiums)
-        assert mine == py and c == len(py) and scores == [5, 7]
+        c, mine, scores = compiled.generate(rules, lex, pos.cells, pos.rack, -1, views=which, premiums=premiums)
+        assert mine == py and c == len(py) and scores == []
+        floor = sorted(r[0] for r in py)[len(py) // 2] if py else 5  # every play, kept from a floor on
+        c, mine, scores = compiled.generate(rules, lex, pos.cells, pos.rack, -1, [floor], views=which,
+                                            premiums=premiums)
+        assert mine == [r for r in py if r[0] >= floor] and c == len(py) and scores == [floor]
         c0, none, _ = compiled.generate(rules, lex, pos.cells, pos.rack, 0, views=which, premiums=premiums)
         assert c0 == len(py) and none == []
     assert pos.rack == rack_before
@@ -173,9 +176,10 @@ def test_empty_board_and_blank_only_racks(lex: Lexicon) -> None:
 
 
 def test_the_plays_handed_back_are_left_to_reference_counting(lex: Lexicon) -> None:
-    """Every tuple the C core builds holds only numbers, strings and such tuples, so it is left
-    out of the cyclic collector's lists (as the collector itself would at its first pass):
-    tens of thousands of them, tracked, made each young collection walk them all."""
+    """The plays generate hands back (every play, or the best N ranked) hold only numbers,
+    strings and such tuples, so they are left out of the cyclic collector's lists (as the
+    collector itself would at its first pass): thousands of them, tracked, made each young
+    collection walk them all."""
     import gc
 
     def tuples(x: object) -> list[tuple]:
@@ -227,6 +231,10 @@ def test_bad_arguments_raise(lex: Lexicon) -> None:
             broken[15] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
+    floored = list(args)
+    floored[15], floored[18] = -1, [5, 6]  # every play takes one floor at most
+    with pytest.raises(ValueError, match="at most one score"):
+        engine._fastgen.generate(*floored)
 
 
 def test_pack_checks_the_gaddag_once(lex: Lexicon) -> None:

@@ -80,6 +80,9 @@ def test_both_implementations_answer_every_query_alike(game: str, lex: Lexicon) 
             for name in ("compiled", "reference"):
                 with search.using(name):
                     assert search.plays_scoring(pos, lex, at_least) == want, (name, at_least)
+        for name in ("compiled", "reference"):
+            with search.using(name), pytest.raises(TimeBudgetExceeded):
+                search.plays_scoring(pos, lex, 0, True, time.monotonic() - 1)
         for limit, count, flt in product((0, 1, 7), (False, True), FILTERS):
             both(pos, lex, Query(limit, flt, True, count, None))
         both(pos, lex, Query(5, None, False, True, None))  # premiums off

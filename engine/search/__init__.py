@@ -2,7 +2,7 @@
 
 Every question the engine asks of a generator comes here: "the best ``limit`` plays of this
 position, by score or by equity, filtered or not, counted or not, before a deadline"
-(:func:`ranked`), "every legal play" (:func:`every_play`, for tests and game analysis) and
+(:func:`ranked`), "every legal play" (:func:`every_play`: game analysis, endgames, tests) and
 "how many plays, and those scoring at least s" (:func:`plays_scoring`, for ranking a given
 play). ``find_moves``, equity ranking, ``/score``, game analysis, the self-play players
 and the A/B runner all ask here, and none of them knows which generator answers.
