@@ -11,8 +11,9 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
   cheap lane.
 - **cheap**: ``/score`` with a one-blank rack (ranking it walks every legal play and reads
   those scoring at least as much: for the fifth-best play of the bench positions' racks,
-  median 1.5-2 ms; for a low-scoring play most of them, 10-20 ms at worst there), ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything
-  instant when the pure-Python engine answers.
+  median 1.5-2 ms; for a low-scoring play most of them, 10-20 ms at worst there),
+  ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything instant when the
+  pure-Python engine answers.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
   blanks; ``/score`` with two or more blanks; ``/analyze``; and what new endpoints declare so.
 
