@@ -32,7 +32,7 @@ def loaded(lex: Lexicon) -> None:
     settle()
 
 
-_SETTLING = [False]  # set by settle(start=True): only in a service worker (app.server)
+_settling = False  # set by settle(start=True): only in a service worker (app.server)
 
 
 def settle(start: bool = False) -> None:
@@ -52,9 +52,9 @@ def settle(start: bool = False) -> None:
     collecting; with this, the C core's plays left untracked and ``/score`` handed only the
     plays that can rank above, 35-120 ms. A list replaced later holds no cycles, so it is still
     freed by its count once frozen."""
-    if start:
-        _SETTLING[0] = True
-    if _SETTLING[0]:
+    global _settling
+    _settling = _settling or start
+    if _settling:
         gc.collect(1)
         gc.freeze()
         gc.set_threshold(20_000, 10, 10)

@@ -433,6 +433,6 @@ def test_a_loaded_list_is_ready_to_search(tmp_path: Path) -> None:
         app_store.loaded(store.get("four"))
         assert gc.get_freeze_count() > 1000 and gc.get_threshold()[0] == 20_000
     finally:
-        app_store._SETTLING[0] = False
+        app_store._settling = False
         gc.unfreeze()
         gc.set_threshold(*threshold)

@@ -55,7 +55,7 @@ from ..plays import (
     top_turn,
 )
 from ..rules import Ruleset
-from .rank import beside_rivals, best_turn_with, by_equity, enumerated, nothing
+from .rank import beside_rivals, best_turn_with, by_equity, enumerated, nothing, scoring
 
 try:
     from .. import _fastgen  # type: ignore[attr-defined]
@@ -98,8 +98,7 @@ def plays_scoring(pos: Position, lex: Lexicon, at_least: int, premiums: bool = T
     cost several times the walk: all of them 1.0-4.0 ms, counting them 0.14-1.3 ms, on the
     bench positions)."""
     if pos.rules.stacking:
-        raws = every_play(pos, lex, premiums, deadline)
-        return len(raws), [r for r in raws if r[0] >= at_least]
+        return scoring(every_play(pos, lex, premiums, deadline), at_least)
     check_deadline(deadline)
     count, plays, _ = generate(pos.rules, lex, pos.cells, pos.rack, -1, [at_least], premiums=premiums,
                                deadline=deadline)

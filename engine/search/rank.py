@@ -54,6 +54,11 @@ def enumerated(pos: Position, raws: list[RawPlay], query: Query) -> Found:
     return Found(moves, total, subracks)
 
 
+def scoring(raws: list[RawPlay], at_least: int) -> tuple[int, list[RawPlay]]:
+    """From every play: their number, and those scoring at least ``at_least`` (in order)."""
+    return len(raws), [r for r in raws if r[0] >= at_least]
+
+
 def by_equity(pos: Position, raws: list[RawPlay], leaves: SubrackValues, limit: int, rivals: tuple[int, ...] = ()
               ) -> tuple[list[Move], list[int]]:
     """The best ``limit`` plays by equity with their sub-rack indices, less those the rivals

@@ -17,7 +17,7 @@ from .. import upwords
 from ..lexicon import Lexicon
 from ..movegen import view_search, views
 from ..plays import Found, Position, Query, RawPlay, TopTurn, TurnQuery, check_deadline, top_moves
-from .rank import best_turn_with, enumerated, nothing
+from .rank import best_turn_with, enumerated, nothing, scoring
 
 NAME = "reference"
 INSTANT = False  # a cheap query can take milliseconds
@@ -52,8 +52,7 @@ def every_play(pos: Position, lex: Lexicon, premiums: bool = True, deadline: flo
 def plays_scoring(pos: Position, lex: Lexicon, at_least: int, premiums: bool = True,
                   deadline: float | None = None) -> tuple[int, list[RawPlay]]:
     """The number of legal plays and those scoring at least ``at_least``, from every play."""
-    raws = every_play(pos, lex, premiums, deadline)
-    return len(raws), [r for r in raws if r[0] >= at_least]
+    return scoring(every_play(pos, lex, premiums, deadline), at_least)
 
 
 def ranked(pos: Position, lex: Lexicon, query: Query) -> Found:
