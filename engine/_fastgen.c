@@ -23,7 +23,10 @@
  * returned.
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
- * is then only of the plays visited (not the number of legal plays).
+ * is then only of the plays visited (not the number of legal plays). A full rack with at most
+ * one blank has its whole-rack plays found first, from the words made of its letters and each
+ * extent's (whole_rack_plays; pack() given the DAWG keeps the long words by their letters),
+ * and the walk then leaves them out.
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
  * (score, down, row, col, word, (board square << 8 | code, ...)) ready for solver.Move (row and
  * col 1-based; the word's blanks lowercase); with leave values, the index of the tiles used
@@ -132,7 +135,17 @@ typedef struct {
     uint64_t *bloom;
     uint64_t nblocks;
     uint64_t letter_key[27];
+    /* The words of at least ANA_MIN letters by their letters (see anagrams), when pack() was
+     * given the DAWG (NULL otherwise): open-addressed slots of the multisets' keys (as the
+     * filter's; 0 is an empty slot, so a key of 0 is stored as 1) and, for each, the offset in
+     * atext of its group: the number of words, their length, then their letters (tile codes). */
+    uint64_t *akey;
+    uint32_t *aval;
+    uint64_t amask;
+    uint8_t *atext;
 } Packed;
+
+#define ANA_MIN 7
 
 /* A 64-bit mix (half of MurmurHash3's finaliser, a bijection): the leave table's slots and the
  * words' letters' filter. */
@@ -182,6 +195,18 @@ static int word_letters(const Packed *p, uint64_t key, int blanks)
         if (bloom_has(p, key + p->letter_key[c]))
             return 1;
     return 0;
+}
+
+/* The group of the words made of exactly the letters with key ``key`` (see Packed.akey), or
+ * NULL. Two multisets can share a key (a 64-bit sum of hashes): whoever uses a group checks
+ * each word's letters. */
+static const uint8_t *anagrams(const Packed *p, uint64_t key)
+{
+    key = key ? key : 1;
+    for (uint64_t i = key & p->amask; p->akey[i]; i = (i + 1) & p->amask)
+        if (p->akey[i] == key)
+            return p->atext + p->aval[i];
+    return NULL;
 }
 
 /* One view of the board: the plays generated in it run across. */
@@ -248,6 +273,10 @@ typedef struct {
     uint64_t rack_key;       /* the rack's letters, blanks aside (see word_letters) */
     uint64_t wr_key[64];     /* whole_rack_word's answers (wr_val: 0 none, 1 no, 2 yes) by board_key */
     uint8_t wr_val[64];
+    int wholes_found; /* the whole-rack plays are recorded (whole_rack_plays): the walk skips them */
+    uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held; wg_has:  */
+    uint8_t wg_ok[64];       /* the blank's letters with a group, bit 0 for none) */
+    uint32_t wg_has[64];
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
@@ -278,6 +307,7 @@ typedef struct {
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     /* the same without the extents that take the whole rack (a play that cannot use it all) */
     int64_t lobn[MAX_N], lobn_left[MAX_N], hibn[MAX_N][MAX_N];
+    const uint8_t *wg_group[64][27]; /* groups_for's groups, by the blank's letter (0: none) */
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -525,8 +555,11 @@ static void record(Gen *g, int start, int end, int total)
         return; /* a lone tile forming words both ways: already found across */
     if (g->filtered && !passes_filters(g, start, end))
         return;
-    if (ntiles == g->rack_size)
+    if (ntiles == g->rack_size) {
+        if (g->wholes_found)
+            return; /* recorded already, from the words (whole_rack_plays) */
         total += g->bonus;
+    }
     g->count++;
     if (total < g->floor)
         return; /* cannot reach the heap's minimum whatever it keeps (INT64_MIN until full) */
@@ -879,6 +912,135 @@ static void run_anchor(Gen *g, int a, const Node *groot)
     left(g, r, groot, 0, 1, 0);
 }
 
+/* ------------------------------------------------------------------ whole-rack plays */
+
+/* The pruned search's plays of the whole rack, found from the words rather than by the walk.
+ * With a blank, every extent of rack_size empty squares can hold a bonus play by its bound, so
+ * the walk went down most of them, and a word made of the rack (OCELOT? makes OCELOTS) lets
+ * no filter stop it; yet an extent's whole-rack plays are the words made of exactly the
+ * rack's and the extent's letters, a few lookups. They are recorded first, which also lifts
+ * the floor when they rank; the walk then leaves the whole rack out (wholes_found). */
+
+/* The groups of words made of the whole rack (at most one blank) and the letters with key
+ * ``board_key``, by the blank's letter (index 0: the rack has none), and in *has the letters
+ * with a group (bit 0: none); kept by board_key. */
+static const uint8_t *const *groups_for(Gen *g, uint64_t board_key, uint32_t *has)
+{
+    int i = (int)(board_key >> 58);
+    const uint8_t **grp = g->wg_group[i];
+    if (!g->wg_ok[i] || g->wg_key[i] != board_key) {
+        g->wg_ok[i] = 1;
+        g->wg_key[i] = board_key;
+        g->wg_has[i] = 0;
+        uint64_t key = g->rack_key + board_key;
+        if (!g->rack[0]) {
+            grp[0] = anagrams(g->packed, key);
+            g->wg_has[i] = grp[0] != NULL;
+        } else if (bloom_has(g->packed, key)) { /* some word has these letters and one more */
+            for (int c = 1; c <= 26; c++)
+                if ((grp[c] = anagrams(g->packed, key + g->packed->letter_key[c])))
+                    g->wg_has[i] |= 1u << c;
+        }
+    }
+    *has = g->wg_has[i];
+    return grp;
+}
+
+/* Record the plays of the words in ``grp`` (made of the rack, its blank as ``blank``, 0 for
+ * none, and the letters on start..end) that fit the extent: its letters, the cross-checks;
+ * a blank standing for a letter the rack also holds makes a play on each of its squares. */
+static void place_words(Gen *g, const uint8_t *grp, int blank, int start, int end)
+{
+    int count = grp[0], len = grp[1];
+    if (len != end - start)
+        return;
+    for (const uint8_t *w = grp + 2; count-- > 0 && !g->err; w += len) {
+        int have[27] = {0};
+        int fits = 1;
+        for (int j = 0; j < len && fits; j++) {
+            int code = g->cells[start + j];
+            if (code)
+                fits = (code & LETTER_MASK) == w[j];
+            else
+            {
+                fits = (g->xmask[start + j] >> w[j]) & 1u;
+                have[w[j]]++;
+            }
+        }
+        for (int l = 1; l <= 26 && fits; l++)
+            fits = have[l] == g->rack[l] + (l == blank);
+        for (int b = 0; fits && b < len && !g->err; b++) { /* b: the blank's square, if any */
+            if (blank && (g->cells[start + b] || w[b] != blank))
+                continue;
+            int msum = 0, wmul = 1, xtot = 0;
+            g->nplaced = 0;
+            for (int j = 0; j < len; j++) {
+                int q = start + j, code = g->cells[q];
+                if (code) {
+                    msum += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+                    continue;
+                }
+                int is_blank = blank && j == b;
+                int v = is_blank ? 0 : g->values[w[j]] * g->lm[q];
+                msum += v;
+                wmul *= g->wm[q];
+                if (g->xsum[q] >= 0)
+                    xtot += (g->xsum[q] + v) * g->wm[q];
+                g->placed[g->nplaced].pos = q;
+                g->placed[g->nplaced].code = w[j] | (is_blank ? BLANK : 0);
+                g->nplaced++;
+            }
+            record(g, start, end, msum * wmul + xtot);
+            g->nplaced = 0;
+            if (!blank)
+                break;
+        }
+    }
+}
+
+/* Every play of the current view that uses the whole rack: each extent of rack_size empty
+ * squares (and the letters among and after them) that covers an anchor, row by row, from
+ * running sums over the row's squares and its empty squares. */
+static void whole_rack_plays(Gen *g)
+{
+    int n = g->n, need = g->rack_size;
+    const uint8_t *cells = g->cells;
+    const uint64_t *letter_key = g->packed->letter_key;
+    int at[MAX_N], unfit[MAX_N + 1], anchors[MAX_N + 1]; /* by empty square: its column, sums */
+    uint64_t keys[MAX_N + 1];                          /* by column: the letters left of it */
+    for (int rs = 0; rs < n * n && !g->err; rs += n) {
+        int m = 0;
+        keys[0] = unfit[0] = anchors[0] = 0;
+        for (int x = 0; x < n; x++) {
+            int code = cells[rs + x];
+            keys[x + 1] = keys[x] + (code ? letter_key[code & LETTER_MASK] : 0);
+            if (!code) {
+                at[m] = x;
+                unfit[m + 1] = unfit[m] + !g->xmask[rs + x];
+                anchors[m + 1] = anchors[m] + g->is_anchor[rs + x];
+                m++;
+            }
+        }
+        for (int x = 0, j = 0; x < n && !g->err; x++) { /* j: the first empty square from x */
+            while (j < m && at[j] < x)
+                j++;
+            if (j + need > m)
+                break;
+            if (x > 0 && cells[rs + x - 1])
+                continue; /* the word would go on leftwards */
+            if (unfit[j + need] != unfit[j] || anchors[j + need] == anchors[j])
+                continue; /* a square no letter fits, or no anchor covered */
+            int end = at[j + need - 1] + 1;
+            while (end < n && cells[rs + end])
+                end++;
+            uint32_t has;
+            const uint8_t *const *grp = groups_for(g, keys[end] - keys[x], &has);
+            for (; has; has &= has - 1)
+                place_words(g, grp[CTZ(has)], CTZ(has), rs + x, rs + end);
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ upper bounds */
 
 /* Whether some word may be made of the whole rack and the letters with key ``board_key`` (see
@@ -1011,6 +1173,8 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
                         b = 0;
                 }
             }
+            if (k == g->rack_size && g->wholes_found)
+                continue; /* its plays are recorded already (whole_rack_plays) */
             if (k == g->rack_size && k == tiles && b >= floor_of(g) && !whole_rack_word(g, board_key))
                 continue; /* no word is made of the whole rack and the letters on lo..q: no play */
             row[q - row_start] = b;
@@ -1082,6 +1246,8 @@ static int64_t window_bound(Gen *g, int a, const int *vals, int nvals)
             crosses[nc++] = ((int64_t)g->xsum[q] + (int64_t)vals[0] * g->lm[q]) * g->wm[q];
     }
     int k = tiles < nl ? tiles : nl;
+    if (g->wholes_found && k >= g->rack_size)
+        k = g->rack_size - 1; /* the plays of the whole rack are recorded already */
     sort_desc(lms, nl);
     sort_desc(crosses, nc);
     int64_t best = held * wmul;
@@ -1089,7 +1255,7 @@ static int64_t window_bound(Gen *g, int a, const int *vals, int nvals)
         best += wmul * vals[j] * lms[j];
     for (int j = 0; j < nc && j < k; j++) /* and the k best cross-words */
         best += crosses[j];
-    if (tiles >= g->rack_size && nl >= g->rack_size)
+    if (tiles >= g->rack_size && nl >= g->rack_size && !g->wholes_found)
         best += g->bonus;
     return best;
 }
@@ -1538,6 +1704,13 @@ static PyObject *generate(PyObject *self, PyObject *args)
 #endif
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
+        if (packed->akey && g->rack[0] <= 1 && g->tiles == rack_size && rack_size >= ANA_MIN) {
+            for (int k = 0; k < nviews && !g->err; k++) {
+                use_view(g, &vw[k], square);
+                whole_rack_plays(g);
+            }
+            g->wholes_found = 1;
+        }
         /* the anchors of the views, best bound first: first by the cheap window bound; an
          * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
          * back unless it is still on top; its walk then tests the extents' bounds against
@@ -2085,6 +2258,16 @@ done:
     return result;
 }
 
+static void anagrams_free(Packed *p)
+{
+    PyMem_RawFree(p->akey);
+    PyMem_RawFree(p->aval);
+    PyMem_RawFree(p->atext);
+    p->akey = NULL;
+    p->aval = NULL;
+    p->atext = NULL;
+}
+
 static void packed_free(PyObject *capsule)
 {
     Packed *p = PyCapsule_GetPointer(capsule, PACKED_NAME);
@@ -2092,15 +2275,72 @@ static void packed_free(PyObject *capsule)
         PyMem_RawFree(p->edges);
         PyMem_RawFree(p->reach);
         PyMem_RawFree(p->bloom);
+        anagrams_free(p);
         PyMem_RawFree(p);
     }
 }
 
-/* Every word of the DAWG, depth first, in alphabetical order: with ``p->bloom`` NULL, the
- * entries the filter will take are counted into *entries; otherwise they are added (each word's
- * letters less one of its distinct letters). 0 on success; -1: an edge or state out of range,
- * -2: a path longer than MAX_N letters (a cycle). Needs no interpreter lock. */
-static int word_entries(Packed *p, const Dawg *d, uint32_t root, Py_ssize_t *entries)
+/* The slot of ``key`` in p->akey: its own, or the empty one where it would go. */
+static uint64_t anagram_slot(const Packed *p, uint64_t key)
+{
+    key = key ? key : 1;
+    uint64_t i = key & p->amask;
+    while (p->akey[i] && p->akey[i] != key)
+        i = (i + 1) & p->amask;
+    return i;
+}
+
+/* What pack() does with each word of the DAWG (word_entries), in three passes: COUNT the
+ * filter's entries and the words of ANA_MIN letters or more; FILTER: add the entries, and
+ * count each long word into its slot of p->akey (aval = words | length << 8 until the groups
+ * are laid out); GROUP: copy each long word into its group in p->atext. */
+enum { COUNT, FILTER, GROUP };
+
+typedef struct {
+    Py_ssize_t entries, words; /* COUNT's */
+    int clash;                 /* FILTER: a slot's words of two lengths, or more than 255 */
+} Words;
+
+static void word_found(Packed *p, int pass, Words *w, const int *path, int len, uint64_t key)
+{
+    if (pass == COUNT || pass == FILTER) {
+        uint32_t done = 0;
+        for (int i = 0; i < len; i++) {
+            if ((done >> path[i]) & 1u)
+                continue;
+            done |= 1u << path[i];
+            if (pass == FILTER)
+                bloom_add(p, key - p->letter_key[path[i]]);
+            else
+                w->entries++;
+        }
+    }
+    if (len < ANA_MIN)
+        return;
+    if (pass == COUNT) {
+        w->words++;
+    } else if (pass == FILTER && p->akey) {
+        uint64_t j = anagram_slot(p, key);
+        if (!p->akey[j]) {
+            p->akey[j] = key ? key : 1;
+            p->aval[j] = (uint32_t)len << 8;
+        }
+        if ((int)(p->aval[j] >> 8) != len || (p->aval[j] & 255) == 255)
+            w->clash = 1;
+        else
+            p->aval[j]++;
+    } else if (pass == GROUP && p->atext) {
+        uint8_t *grp = p->atext + p->aval[anagram_slot(p, key)];
+        for (int i = 0; i < len; i++)
+            grp[2 + grp[0] * len + i] = (uint8_t)path[i];
+        grp[0]++;
+    }
+}
+
+/* Every word of the DAWG, depth first, in alphabetical order, to word_found. 0 on success; -1:
+ * an edge or state out of range, -2: a path longer than MAX_N letters (a cycle). Needs no
+ * interpreter lock. */
+static int word_entries(Packed *p, const Dawg *d, uint32_t root, int pass, Words *w)
 {
     uint32_t state[MAX_N + 1];
     int code[MAX_N + 1], path[MAX_N + 1];
@@ -2130,19 +2370,53 @@ static int word_entries(Packed *p, const Dawg *d, uint32_t root, Py_ssize_t *ent
         key[depth + 1] = key[depth] + p->letter_key[c];
         state[++depth] = (uint32_t)next;
         code[depth] = 0;
-        if (d->mask[next] & 1u) { /* a word: path[0..depth) */
-            uint32_t done = 0;
-            for (int i = 0; i < depth; i++) {
-                if ((done >> path[i]) & 1u)
-                    continue;
-                done |= 1u << path[i];
-                if (p->bloom)
-                    bloom_add(p, key[depth] - p->letter_key[path[i]]);
-                else
-                    ++*entries;
-            }
-        }
+        if (d->mask[next] & 1u) /* a word: path[0..depth) */
+            word_found(p, pass, w, path, depth, key[depth]);
     }
+}
+
+/* The words' letters (see Packed.bloom and Packed.akey) from the DAWG: 0 on success, 1 out of
+ * memory, or word_entries' error. When the words do not fit the groups' layout (a slot's words
+ * of two lengths, more than 255 anagrams, more than 4 GB) the groups are left out: the search
+ * then walks for the plays of the whole rack. Needs no interpreter lock. */
+static int words_of(Packed *p, const Dawg *d, uint32_t root)
+{
+    Words w = {0};
+    int why = word_entries(p, d, root, COUNT, &w);
+    if (why)
+        return why;
+    p->nblocks = (uint64_t)w.entries * 12 / 512 + 1; /* 12 bits an entry */
+    p->bloom = p->nblocks > UINT32_MAX ? NULL : PyMem_RawCalloc((size_t)p->nblocks * 8, sizeof(uint64_t));
+    if (!p->bloom)
+        return 1;
+    uint64_t nslots = 1, total = 0;
+    while (nslots < (uint64_t)w.words + (uint64_t)w.words / 8 + 1)
+        nslots <<= 1; /* a load of at most 8/9: a lookup always meets an empty slot */
+    p->akey = PyMem_RawCalloc((size_t)nslots, sizeof(uint64_t));
+    p->aval = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)nslots);
+    p->amask = nslots - 1;
+    if (!p->akey || !p->aval)
+        return 1;
+    if ((why = word_entries(p, d, root, FILTER, &w)))
+        return why;
+    for (uint64_t j = 0; j <= p->amask; j++)
+        if (p->akey[j]) /* aval: words | length << 8 */
+            total += 2 + (uint64_t)(p->aval[j] & 255) * (p->aval[j] >> 8);
+    if (w.clash || total > UINT32_MAX) {
+        anagrams_free(p);
+        return 0;
+    }
+    if (!(p->atext = PyMem_RawCalloc((size_t)(total ? total : 1), 1)))
+        return 1;
+    total = 0;
+    for (uint64_t j = 0; j <= p->amask; j++)
+        if (p->akey[j]) { /* each group's offset, and its header: no words yet, their length */
+            uint32_t v = p->aval[j];
+            p->aval[j] = (uint32_t)total;
+            p->atext[total + 1] = (uint8_t)(v >> 8);
+            total += 2 + (uint64_t)(v & 255) * (v >> 8);
+        }
+    return word_entries(p, d, root, GROUP, &w);
 }
 
 /* pack(mask, first, child, root) -> an opaque copy of a GADDAG for generate(): every edge
@@ -2241,19 +2515,13 @@ static PyObject *pack(PyObject *self, PyObject *args)
         p->letter_key[c] = hash64(0x2545f4914f6cdd1dull * (uint64_t)(c + 1));
     if (dmask.obj) { /* the words' letters, sized at 12 bits an entry */
         Dawg d = {dmask.buf, dfirst.buf, dchild.buf, dmask.len / 4, dchild.len / 4};
-        Py_ssize_t entries = 0;
         if (dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4 || (Py_ssize_t)droot >= d.nstates) {
             PyErr_SetString(PyExc_ValueError, "DAWG arrays: 4-byte items, as many masks as firsts, root in range");
             goto done;
         }
         int why;
         Py_BEGIN_ALLOW_THREADS /* tens of milliseconds: a service's other threads go on */
-        why = word_entries(p, &d, droot, &entries);
-        if (!why) {
-            p->nblocks = (uint64_t)entries * 12 / 512 + 1;
-            p->bloom = p->nblocks > UINT32_MAX ? NULL : PyMem_RawCalloc((size_t)p->nblocks * 8, sizeof(uint64_t));
-            why = p->bloom ? word_entries(p, &d, droot, &entries) : 1;
-        }
+        why = words_of(p, &d, droot);
         Py_END_ALLOW_THREADS
         if (why) {
             if (why == 1)
@@ -2275,6 +2543,7 @@ done:
         PyMem_RawFree(p->edges);
         PyMem_RawFree(p->reach);
         PyMem_RawFree(p->bloom);
+        anagrams_free(p);
         PyMem_RawFree(p);
     }
     PyBuffer_Release(&mask);
@@ -3110,7 +3379,7 @@ static PyMethodDef methods[] = {
      "dmask, dfirst, dchild, droot) -> plays, as engine.upwords.generate emits them."},
     {"pack", pack, METH_VARARGS,
      "pack(mask, first, child, root[, dmask, dfirst, dchild, droot]) -> the GADDAG packed for generate() "
-     "(checked once), with the DAWG's words' letters for the bounds."},
+     "(checked once), with the DAWG's words' letters for the bounds and its long words by their letters."},
     {"word_letters", word_letters_py, METH_VARARGS,
      "word_letters(packed, letters, blanks) -> whether some word may be made of the letters (codes "
      "1-26) and 1 or 2 blanks (a Bloom filter: never False when one can)."},
