@@ -62,7 +62,7 @@ def native_available() -> bool:
 class Automaton:
     """One minimal acyclic automaton in flat arrays (see the module docstring)."""
 
-    __slots__ = ("root", "mask", "first", "child", "longest")
+    __slots__ = ("root", "mask", "first", "child", "longest", "__weakref__")  # weak: the search's packed copies
 
     def __init__(self, root: int, mask: array, first: array, child: array, longest: array) -> None:
         self.root = root

@@ -305,10 +305,31 @@ def test_the_packed_lists_kept_are_the_recently_used(lex: Lexicon) -> None:
     from engine.lexicon import from_words
 
     default = compiled._packed_gaddag(lex)
+    lists = []
     for k in range(12):
-        compiled._packed_gaddag(from_words(["QI", "ZA", "AB"[: 1 + k % 2] + "X" * (k + 1)], f"small{k}"))
+        lists.append(from_words(["QI", "ZA", "AB"[: 1 + k % 2] + "X" * (k + 1)], f"small{k}"))
+        compiled._packed_gaddag(lists[-1])
         assert compiled._packed_gaddag(lex) is default  # used again: kept
-    assert compiled._pack.cache_info().currsize <= 9
+    assert len(compiled._packs) <= 9
+
+
+@pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
+def test_a_list_let_go_takes_its_packed_copy_with_it(lex: Lexicon) -> None:
+    """The packed copies hold no list (a functools.lru_cache keyed by the automata kept a
+    replaced user list, 30-40 MB, and its packed copy until nine newer lists pushed them out)."""
+    import gc
+    import weakref
+
+    from engine.lexicon import from_words
+
+    small = from_words(["QI", "ZA", "QAT"], "let-go")
+    compiled._packed_gaddag(small)
+    key, gone = id(small.gaddag), weakref.ref(small.gaddag)
+    assert key in compiled._packs
+    del small
+    gc.collect()
+    assert gone() is None and key not in compiled._packs
+    assert find_moves(position(get_ruleset("scrabble"), None, "QAT"), from_words(["QAT"], "again"), limit=1).moves
 
 
 def test_pure_python_switch() -> None:

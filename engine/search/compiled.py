@@ -27,15 +27,17 @@ reference.
 
 from __future__ import annotations
 
-import functools
 import re
+import threading
 import time
+import weakref
 from array import array
+from collections import OrderedDict
 from dataclasses import fields
 from functools import partial
 
 from ..errors import TimeBudgetExceeded
-from ..lexicon import Automaton, Lexicon
+from ..lexicon import Lexicon
 from ..plays import (
     BUDGET_MESSAGE,
     END_RULES,
@@ -311,16 +313,37 @@ def prepare(lex: Lexicon) -> None:
 
 
 def _packed_gaddag(lex: Lexicon) -> object:
-    return _pack(lex.gaddag, lex.dawg)
+    """The list's GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB
+    for the default list) with the DAWG's words' letters (~3 MB; where no word can take a whole
+    rack) and its long words by their letters (~6 MB; a full rack's whole-rack plays): built on
+    first use or by prepare(), kept for the nine lists used last while they live. Nothing here
+    holds a list: one replaced (its file changed) takes its packed copy with it."""
+    g = lex.gaddag
+    with _packs_lock:
+        packed = _packs.get(id(g))
+        if packed is not None:
+            _packs.move_to_end(id(g))
+            return packed
+    d = lex.dawg
+    packed = _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root)
+    with _packs_lock:
+        if id(g) not in _packs:  # another thread may have packed it meanwhile: keep one
+            _packs[id(g)] = packed
+            weakref.finalize(g, _forget_pack, id(g)).atexit = False  # runs as g is freed, before its id is reused
+            while len(_packs) > _PACKS_KEPT:  # a service's default list stays while user lists come and go
+                _packs.popitem(last=False)
+        _packs.move_to_end(id(g))
+        return _packs[id(g)]
 
 
-@functools.lru_cache(maxsize=9)  # a service's default list stays while user lists come and go
-def _pack(g: Automaton, d: Automaton) -> object:
-    """The GADDAG packed for the C walk (engine._fastgen.pack: 12 bytes an edge, ~15 MB for the
-    default list) with the DAWG's words' letters (~3 MB), which tell the bounds where no word
-    can take a whole rack; built on first use or by prepare(), kept by the automata (compared
-    by identity) for the nine lists used last."""
-    return _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root)
+def _forget_pack(key: int) -> None:
+    with _packs_lock:
+        _packs.pop(key, None)
+
+
+_PACKS_KEPT = 9
+_packs: OrderedDict[int, object] = OrderedDict()  # id(gaddag) -> its packed copy, the last used last
+_packs_lock = threading.Lock()
 
 
 def generate(
