@@ -24,7 +24,7 @@
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays). A full rack with at most
- * one blank has its whole-rack plays found first, from the words made of its letters and each
+ * two blanks has its whole-rack plays found first, from the words made of its letters and each
  * extent's (whole_rack_plays; pack() given the DAWG keeps the long words by their letters),
  * and the walk then leaves them out.
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
@@ -146,6 +146,16 @@ typedef struct {
 } Packed;
 
 #define ANA_MIN 7
+
+/* A group of words made of the whole rack and an extent's letters, the rack's blanks standing
+ * for b1 and b2 (0: no such blank; b1 <= b2 when both are). */
+typedef struct {
+    const uint8_t *words;
+    uint8_t b1, b2;
+} Group;
+
+#define GROUP_POOL 1024
+#define GROUPS_MAX 351 /* two blanks: the pairs of letters */
 
 /* A 64-bit mix (half of MurmurHash3's finaliser, a bijection): the leave table's slots and the
  * words' letters' filter. */
@@ -274,9 +284,10 @@ typedef struct {
     uint64_t wr_key[64];     /* whole_rack_word's answers (wr_val: 0 none, 1 no, 2 yes) by board_key */
     uint8_t wr_val[64];
     int wholes_found; /* the whole-rack plays are recorded (whole_rack_plays): the walk skips them */
-    uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held; wg_has:  */
-    uint8_t wg_ok[64];       /* the blank's letters with a group, bit 0 for none) */
-    uint32_t wg_has[64];
+    uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held), each */
+    uint8_t wg_ok[64];       /* wg_n groups from wg_pool[wg_first] */
+    int wg_first[64], wg_n[64];
+    int wg_used;             /* of wg_pool */
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
@@ -307,7 +318,7 @@ typedef struct {
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     /* the same without the extents that take the whole rack (a play that cannot use it all) */
     int64_t lobn[MAX_N], lobn_left[MAX_N], hibn[MAX_N][MAX_N];
-    const uint8_t *wg_group[64][27]; /* groups_for's groups, by the blank's letter (0: none) */
+    Group wg_pool[GROUP_POOL]; /* groups_for's groups */
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -915,85 +926,138 @@ static void run_anchor(Gen *g, int a, const Node *groot)
 /* ------------------------------------------------------------------ whole-rack plays */
 
 /* The pruned search's plays of the whole rack, found from the words rather than by the walk.
- * With a blank, every extent of rack_size empty squares can hold a bonus play by its bound, so
+ * With blanks, every extent of rack_size empty squares can hold a bonus play by its bound, so
  * the walk went down most of them, and a word made of the rack (OCELOT? makes OCELOTS) lets
  * no filter stop it; yet an extent's whole-rack plays are the words made of exactly the
  * rack's and the extent's letters, a few lookups. They are recorded first, which also lifts
  * the floor when they rank; the walk then leaves the whole rack out (wholes_found). */
 
-/* The groups of words made of the whole rack (at most one blank) and the letters with key
- * ``board_key``, by the blank's letter (index 0: the rack has none), and in *has the letters
- * with a group (bit 0: none); kept by board_key. */
-static const uint8_t *const *groups_for(Gen *g, uint64_t board_key, uint32_t *has)
+/* The groups of words made of the whole rack (at most two blanks) and the letters with key
+ * ``key`` (the rack's and the extent's), into out (at most GROUPS_MAX): one lookup without a
+ * blank; with one, a lookup per letter behind the filter's one; with two, a lookup per pair
+ * of the letters the filter lets through one by one. Returns how many. */
+static int find_groups(const Gen *g, uint64_t key, Group *out)
 {
-    int i = (int)(board_key >> 58);
-    const uint8_t **grp = g->wg_group[i];
-    if (!g->wg_ok[i] || g->wg_key[i] != board_key) {
-        g->wg_ok[i] = 1;
-        g->wg_key[i] = board_key;
-        g->wg_has[i] = 0;
-        uint64_t key = g->rack_key + board_key;
-        if (!g->rack[0]) {
-            grp[0] = anagrams(g->packed, key);
-            g->wg_has[i] = grp[0] != NULL;
-        } else if (bloom_has(g->packed, key)) { /* some word has these letters and one more */
-            for (int c = 1; c <= 26; c++)
-                if ((grp[c] = anagrams(g->packed, key + g->packed->letter_key[c])))
-                    g->wg_has[i] |= 1u << c;
+    const Packed *p = g->packed;
+    int n = 0;
+    if (!g->rack[0]) {
+        if ((out[0].words = anagrams(p, key))) {
+            out[0].b1 = out[0].b2 = 0;
+            n = 1;
+        }
+    } else if (g->rack[0] == 1) {
+        if (!bloom_has(p, key)) /* no word has these letters and one more */
+            return 0;
+        for (int c = 1; c <= 26; c++)
+            if ((out[n].words = anagrams(p, key + p->letter_key[c]))) {
+                out[n].b1 = (uint8_t)c;
+                out[n++].b2 = 0;
+            }
+    } else { /* a word with c and d for the blanks has these letters and c (or d) and one more */
+        uint32_t maybe = 0;
+        for (int c = 1; c <= 26; c++)
+            if (bloom_has(p, key + p->letter_key[c]))
+                maybe |= 1u << c;
+        for (uint32_t m = maybe; m; m &= m - 1) {
+            int c = CTZ(m);
+            for (uint32_t m2 = m; m2; m2 &= m2 - 1) {
+                int d = CTZ(m2);
+                if ((out[n].words = anagrams(p, key + p->letter_key[c] + p->letter_key[d]))) {
+                    out[n].b1 = (uint8_t)c;
+                    out[n++].b2 = (uint8_t)d;
+                }
+            }
         }
     }
-    *has = g->wg_has[i];
-    return grp;
+    return n;
 }
 
-/* Record the plays of the words in ``grp`` (made of the rack, its blank as ``blank``, 0 for
- * none, and the letters on start..end) that fit the extent: its letters, the cross-checks;
- * a blank standing for a letter the rack also holds makes a play on each of its squares. */
-static void place_words(Gen *g, const uint8_t *grp, int blank, int start, int end)
+/* find_groups for the letters with key ``board_key`` on an extent, kept by board_key in the
+ * search's pool while it has room (otherwise in ``spare``, GROUPS_MAX long); *n: how many. */
+static const Group *groups_for(Gen *g, uint64_t board_key, Group *spare, int *n)
 {
-    int count = grp[0], len = grp[1];
+    int i = (int)(board_key >> 58);
+    if (g->wg_ok[i] && g->wg_key[i] == board_key) {
+        *n = g->wg_n[i];
+        return g->wg_pool + g->wg_first[i];
+    }
+    Group *out = g->wg_used + GROUPS_MAX <= GROUP_POOL ? g->wg_pool + g->wg_used : spare;
+    *n = find_groups(g, g->rack_key + board_key, out);
+    if (out != spare) {
+        g->wg_ok[i] = 1;
+        g->wg_key[i] = board_key;
+        g->wg_first[i] = g->wg_used;
+        g->wg_n[i] = *n;
+        g->wg_used += *n;
+    }
+    return out;
+}
+
+/* Record the play of ``w`` on start..end (its empty squares all filled, from the rack) with
+ * the rack's blanks on the word's squares at ``i`` and ``j`` (-1: none). */
+static void record_word(Gen *g, const uint8_t *w, int start, int end, int i, int j)
+{
+    int msum = 0, wmul = 1, xtot = 0;
+    g->nplaced = 0;
+    for (int k = 0; k < end - start; k++) {
+        int q = start + k, code = g->cells[q];
+        if (code) {
+            msum += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
+            continue;
+        }
+        int blank = k == i || k == j;
+        int v = blank ? 0 : g->values[w[k]] * g->lm[q];
+        msum += v;
+        wmul *= g->wm[q];
+        if (g->xsum[q] >= 0)
+            xtot += (g->xsum[q] + v) * g->wm[q];
+        g->placed[g->nplaced].pos = q;
+        g->placed[g->nplaced].code = w[k] | (blank ? BLANK : 0);
+        g->nplaced++;
+    }
+    record(g, start, end, msum * wmul + xtot);
+    g->nplaced = 0;
+}
+
+/* Record the plays of the words of ``grp`` that fit the extent start..end: its letters and
+ * cross-checks, and exactly the rack's tiles on its empty squares. A blank standing for a
+ * letter the rack also holds makes a play on each square of that letter (each pair of
+ * squares, for two). */
+static void place_words(Gen *g, const Group *grp, int start, int end)
+{
+    int count = grp->words[0], len = grp->words[1], b1 = grp->b1, b2 = grp->b2;
     if (len != end - start)
         return;
-    for (const uint8_t *w = grp + 2; count-- > 0 && !g->err; w += len) {
+    for (const uint8_t *w = grp->words + 2; count-- > 0 && !g->err; w += len) {
         int have[27] = {0};
         int fits = 1;
-        for (int j = 0; j < len && fits; j++) {
-            int code = g->cells[start + j];
-            if (code)
-                fits = (code & LETTER_MASK) == w[j];
-            else
-            {
-                fits = (g->xmask[start + j] >> w[j]) & 1u;
-                have[w[j]]++;
+        for (int k = 0; k < len && fits; k++) {
+            int code = g->cells[start + k];
+            if (code) {
+                fits = (code & LETTER_MASK) == w[k];
+            } else {
+                fits = (g->xmask[start + k] >> w[k]) & 1u;
+                have[w[k]]++;
             }
         }
         for (int l = 1; l <= 26 && fits; l++)
-            fits = have[l] == g->rack[l] + (l == blank);
-        for (int b = 0; fits && b < len && !g->err; b++) { /* b: the blank's square, if any */
-            if (blank && (g->cells[start + b] || w[b] != blank))
+            fits = have[l] == g->rack[l] + (l == b1) + (l == b2);
+        if (!fits)
+            continue;
+        if (!b1) {
+            record_word(g, w, start, end, -1, -1);
+            continue;
+        }
+        for (int i = 0; i < len && !g->err; i++) {
+            if (g->cells[start + i] || (w[i] != b1 && w[i] != b2))
                 continue;
-            int msum = 0, wmul = 1, xtot = 0;
-            g->nplaced = 0;
-            for (int j = 0; j < len; j++) {
-                int q = start + j, code = g->cells[q];
-                if (code) {
-                    msum += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
-                    continue;
-                }
-                int is_blank = blank && j == b;
-                int v = is_blank ? 0 : g->values[w[j]] * g->lm[q];
-                msum += v;
-                wmul *= g->wm[q];
-                if (g->xsum[q] >= 0)
-                    xtot += (g->xsum[q] + v) * g->wm[q];
-                g->placed[g->nplaced].pos = q;
-                g->placed[g->nplaced].code = w[j] | (is_blank ? BLANK : 0);
-                g->nplaced++;
+            if (!b2) {
+                record_word(g, w, start, end, i, -1);
+                continue;
             }
-            record(g, start, end, msum * wmul + xtot);
-            g->nplaced = 0;
-            if (!blank)
-                break;
+            for (int j = i + 1; j < len && !g->err; j++) /* the other blank's square */
+                if (!g->cells[start + j] && ((w[i] == b1 && w[j] == b2) || (w[i] == b2 && w[j] == b1)))
+                    record_word(g, w, start, end, i, j);
         }
     }
 }
@@ -1008,6 +1072,7 @@ static void whole_rack_plays(Gen *g)
     const uint64_t *letter_key = g->packed->letter_key;
     int at[MAX_N], unfit[MAX_N + 1], anchors[MAX_N + 1]; /* by empty square: its column, sums */
     uint64_t keys[MAX_N + 1];                          /* by column: the letters left of it */
+    Group spare[GROUPS_MAX];
     for (int rs = 0; rs < n * n && !g->err; rs += n) {
         int m = 0;
         keys[0] = unfit[0] = anchors[0] = 0;
@@ -1033,10 +1098,10 @@ static void whole_rack_plays(Gen *g)
             int end = at[j + need - 1] + 1;
             while (end < n && cells[rs + end])
                 end++;
-            uint32_t has;
-            const uint8_t *const *grp = groups_for(g, keys[end] - keys[x], &has);
-            for (; has; has &= has - 1)
-                place_words(g, grp[CTZ(has)], CTZ(has), rs + x, rs + end);
+            int ngroups;
+            const Group *grp = groups_for(g, keys[end] - keys[x], spare, &ngroups);
+            for (int k = 0; k < ngroups && !g->err; k++)
+                place_words(g, &grp[k], rs + x, rs + end);
         }
     }
 }
@@ -1704,7 +1769,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
 #endif
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
-        if (packed->akey && g->rack[0] <= 1 && g->tiles == rack_size && rack_size >= ANA_MIN) {
+        if (packed->akey && g->rack[0] <= 2 && g->tiles == rack_size && rack_size >= ANA_MIN) {
             for (int k = 0; k < nviews && !g->err; k++) {
                 use_view(g, &vw[k], square);
                 whole_rack_plays(g);

@@ -507,13 +507,14 @@ def test_the_compiled_upwords_search_stops_at_its_deadline(lex: Lexicon) -> None
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
 @pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
 def test_whole_rack_plays_found_from_the_words_equal_the_walks(game: str, lex: Lexicon) -> None:
-    """The pruned search finds the plays of a full rack with at most one blank from the words
+    """The pruned search finds the plays of a full rack with at most two blanks from the words
     made of its letters and each extent's (whole_rack_plays), not by the walk: racks taken
-    from 7- and 8-letter words (so the bingos go alone or through a board letter), a letter
-    made a blank half the time (the rack's other copies of it give a play per blank square),
-    on random boards with a fifth of their tiles blanks; the top 60 by score, with premiums
-    off too and with filters, equal the full enumeration's. (Tried: a blank put on only the
-    first square of its letter fails this; so does an extent covering no anchor.)"""
+    from 7- and 8-letter words (so the bingos go alone or through a board letter), none, one
+    or two of their letters made blanks (the rack's other copies of a letter give a play per
+    blank square), on random boards with a fifth of their tiles blanks; the top 60 by score,
+    with premiums off too and with filters, equal the full enumeration's. (Tried: a blank put
+    on only the first square of its letter fails this; so does an extent covering no anchor,
+    and two blanks put only on squares in the order of their letters.)"""
     from engine import MoveFilter
     from engine.board import BLANK
 
@@ -522,19 +523,18 @@ def test_whole_rack_plays_found_from_the_words_equal_the_walks(game: str, lex: L
     words = [w for w in lex.words() if len(w) in (7, 8)]
     filters = [None, MoveFilter(no_blanks=True), MoveFilter(min_length=8), MoveFilter(contains="E")]
     bingos = 0
-    for k in range(30):
+    for k in range(36):
         base = random_position(rng, rules, lex, junk=False)
         cells = [c | BLANK if c and rng.random() < 0.2 else c for c in base.cells]
         letters = rng.sample(rng.choice(words), 7)
-        if k % 2:
-            letters[0] = "?"
+        letters[: k % 3] = "?" * (k % 3)
         pos = Position(rules, cells, parse_rack(rules, "".join(letters)))
         for premiums, flt in ((True, None), (False, None), (True, filters[k % len(filters)])):
             pruned = find_moves(pos, lex, limit=60, premiums=premiums, flt=flt, count=False)
             full = find_moves(pos, lex, limit=60, premiums=premiums, flt=flt, count=True)
             assert pruned.moves == full.moves, (k, premiums, flt)
             bingos += sum(len(m.tiles) == 7 for m in full.moves)
-    assert bingos > 100  # the path was exercised
+    assert bingos > 150  # the path was exercised
 
 
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
