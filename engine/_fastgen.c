@@ -2441,9 +2441,10 @@ static int word_entries(Packed *p, const Dawg *d, uint32_t root, int pass, Words
 }
 
 /* The words' letters (see Packed.bloom and Packed.akey) from the DAWG: 0 on success, 1 out of
- * memory, or word_entries' error. When the words do not fit the groups' layout (a slot's words
- * of two lengths, more than 255 anagrams, more than 4 GB) the groups are left out: the search
- * then walks for the plays of the whole rack. Needs no interpreter lock. */
+ * memory for the filter, or word_entries' error. When the words do not fit the groups' layout
+ * (a slot's words of two lengths, more than 255 anagrams, more than 4 GB) or memory for them
+ * runs out, the groups are left out: the search then walks for the plays of the whole rack.
+ * Needs no interpreter lock. */
 static int words_of(Packed *p, const Dawg *d, uint32_t root)
 {
     Words w = {0};
@@ -2461,8 +2462,8 @@ static int words_of(Packed *p, const Dawg *d, uint32_t root)
     p->aval = PyMem_RawMalloc(sizeof(uint32_t) * (size_t)nslots);
     p->amask = nslots - 1;
     if (!p->akey || !p->aval)
-        return 1;
-    if ((why = word_entries(p, d, root, FILTER, &w)))
+        anagrams_free(p); /* the table is optional: without it the walk finds those plays */
+    if ((why = word_entries(p, d, root, FILTER, &w)) || !p->akey)
         return why;
     for (uint64_t j = 0; j <= p->amask; j++)
         if (p->akey[j]) /* aval: words | length << 8 */
@@ -2471,8 +2472,10 @@ static int words_of(Packed *p, const Dawg *d, uint32_t root)
         anagrams_free(p);
         return 0;
     }
-    if (!(p->atext = PyMem_RawCalloc((size_t)(total ? total : 1), 1)))
-        return 1;
+    if (!(p->atext = PyMem_RawCalloc((size_t)(total ? total : 1), 1))) {
+        anagrams_free(p);
+        return 0;
+    }
     total = 0;
     for (uint64_t j = 0; j <= p->amask; j++)
         if (p->akey[j]) { /* each group's offset, and its header: no words yet, their length */

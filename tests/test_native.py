@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import weakref
 from array import array
 from pathlib import Path
 
@@ -311,6 +312,11 @@ def test_the_packed_lists_kept_are_the_recently_used(lex: Lexicon) -> None:
         compiled._packed_gaddag(lists[-1])
         assert compiled._packed_gaddag(lex) is default  # used again: kept
     assert len(compiled._packs) <= 9
+    for _ in range(5):  # lists dropped from the nine and packed again leave no finalizers behind
+        for small in lists:
+            compiled._packed_gaddag(small)
+    ours = [f for f in weakref.finalize._registry.values() if f.func is compiled._forget_pack]  # type: ignore[attr-defined]
+    assert len(ours) == 2 * len(compiled._packs)
 
 
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
@@ -318,18 +324,28 @@ def test_a_list_let_go_takes_its_packed_copy_with_it(lex: Lexicon) -> None:
     """The packed copies hold no list (a functools.lru_cache keyed by the automata kept a
     replaced user list, 30-40 MB, and its packed copy until nine newer lists pushed them out)."""
     import gc
-    import weakref
 
     from engine.lexicon import from_words
 
     small = from_words(["QI", "ZA", "QAT"], "let-go")
     compiled._packed_gaddag(small)
-    key, gone = id(small.gaddag), weakref.ref(small.gaddag)
+    key, gone = (id(small.gaddag), id(small.dawg)), weakref.ref(small.gaddag)
     assert key in compiled._packs
     del small
     gc.collect()
     assert gone() is None and key not in compiled._packs
     assert find_moves(position(get_ruleset("scrabble"), None, "QAT"), from_words(["QAT"], "again"), limit=1).moves
+    # a list freed while this thread holds the cache's lock (the review's case: a collection
+    # started by an allocation inside the locked block freed a list in a reference cycle, and
+    # a plain lock waited for itself): in a child, so that a hang fails by its timeout
+    code = (
+        "from engine.lexicon import from_words; from engine.search import compiled\n"
+        "small = from_words(['QI', 'ZA', 'QAT'], 'a'); compiled._packed_gaddag(small)\n"
+        "with compiled._packs_lock:\n    del small\n"
+        "print('done' if not compiled._packs else 'kept')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.stdout.strip() == "done", out.stderr
 
 
 def test_pure_python_switch() -> None:

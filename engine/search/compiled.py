@@ -318,32 +318,39 @@ def _packed_gaddag(lex: Lexicon) -> object:
     rack) and its long words by their letters (~6 MB; a full rack's whole-rack plays): built on
     first use or by prepare(), kept for the nine lists used last while they live. Nothing here
     holds a list: one replaced (its file changed) takes its packed copy with it."""
-    g = lex.gaddag
+    g, d = lex.gaddag, lex.dawg
+    key = (id(g), id(d))  # the copy holds both automata's data
     with _packs_lock:
-        packed = _packs.get(id(g))
-        if packed is not None:
-            _packs.move_to_end(id(g))
-            return packed
-    d = lex.dawg
+        kept = _packs.get(key)
+        if kept is not None:
+            _packs.move_to_end(key)
+            return kept[0]
     packed = _fastgen.pack(g.mask, g.first, g.child, g.root, d.mask, d.first, d.child, d.root)
     with _packs_lock:
-        if id(g) not in _packs:  # another thread may have packed it meanwhile: keep one
-            _packs[id(g)] = packed
-            weakref.finalize(g, _forget_pack, id(g)).atexit = False  # runs as g is freed, before its id is reused
+        if key not in _packs:  # another thread may have packed it meanwhile: keep one
+            # dropped as either automaton is freed (before its id can be reused)
+            ends = tuple(weakref.finalize(a, _forget_pack, key) for a in (g, d))
+            for end in ends:
+                end.atexit = False
+            _packs[key] = (packed, ends)
             while len(_packs) > _PACKS_KEPT:  # a service's default list stays while user lists come and go
-                _packs.popitem(last=False)
-        _packs.move_to_end(id(g))
-        return _packs[id(g)]
+                for end in _packs.popitem(last=False)[1][1]:
+                    end.detach()
+        _packs.move_to_end(key)
+        return _packs[key][0]
 
 
-def _forget_pack(key: int) -> None:
-    with _packs_lock:
-        _packs.pop(key, None)
+def _forget_pack(key: tuple[int, int]) -> None:
+    with _packs_lock:  # reentrant: a collection inside the locked block above can run this
+        kept = _packs.pop(key, None)
+    for end in kept[1] if kept else ():
+        end.detach()
 
 
 _PACKS_KEPT = 9
-_packs: OrderedDict[int, object] = OrderedDict()  # id(gaddag) -> its packed copy, the last used last
-_packs_lock = threading.Lock()
+# (id(gaddag), id(dawg)) -> (its packed copy, the finalizers that drop it), the last used last
+_packs: OrderedDict[tuple[int, int], tuple[object, tuple[weakref.finalize, ...]]] = OrderedDict()
+_packs_lock = threading.RLock()
 
 
 def generate(
