@@ -24,7 +24,7 @@
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays). A full rack with at most
- * two blanks has its whole-rack plays found first, from the words made of its letters and each
+ * three blanks has its whole-rack plays found first (their extents best bound first), from the words made of its letters and each
  * extent's (whole_rack_plays; pack() given the DAWG keeps the long words by their letters),
  * and the walk then leaves them out.
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
@@ -148,14 +148,26 @@ typedef struct {
 #define ANA_MIN 7
 
 /* A group of words made of the whole rack and an extent's letters, the rack's blanks standing
- * for b1 and b2 (0: no such blank; b1 <= b2 when both are). */
+ * for the letters b[0] <= b[1] <= b[2] (0: no such blank; the blanks' letters come first). */
 typedef struct {
     const uint8_t *words;
-    uint8_t b1, b2;
+    uint8_t b[3];
 } Group;
 
-#define GROUP_POOL 1024
-#define GROUPS_MAX 351 /* two blanks: the pairs of letters */
+#define MAX_BLANKS 3 /* whole-rack plays from the words: racks with at most this many */
+
+/* The most groups find_groups can return by the rack's blanks (the sets of letters for them),
+ * and how many a search keeps. */
+static const int GROUPS_MAX[MAX_BLANKS + 1] = {1, 26, 351, 3276};
+static const int GROUPS_KEPT[MAX_BLANKS + 1] = {64, 1024, 2048, 8192};
+
+/* An extent that can hold whole-rack plays: its bound, view, first square and one past its
+ * last, and its board letters' key (whole_rack_plays). */
+typedef struct {
+    int64_t bound;
+    uint64_t key;
+    int view, start, end;
+} Extent;
 
 /* A 64-bit mix (half of MurmurHash3's finaliser, a bijection): the leave table's slots and the
  * words' letters' filter. */
@@ -287,7 +299,9 @@ typedef struct {
     uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held), each */
     uint8_t wg_ok[64];       /* wg_n groups from wg_pool[wg_first] */
     int wg_first[64], wg_n[64];
-    int wg_used;             /* of wg_pool */
+    int wg_used, wg_cap;     /* of wg_pool */
+    Group *wg_pool;          /* groups_for's groups (whole_rack_plays allocates them) */
+    Group *wg_spare;         /* find_groups' answer before it is kept */
     int64_t floor;    /* the score a play needs to be kept (from the heap's minimum once full) */
     /* ranking by equity (leave != NULL): a play's key is score * scale + leave[i], i the index
      * of the tiles it uses (sum of lstride[t] over the tiles t placed, a blank as t = 0) */
@@ -318,7 +332,6 @@ typedef struct {
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     /* the same without the extents that take the whole rack (a play that cannot use it all) */
     int64_t lobn[MAX_N], lobn_left[MAX_N], hibn[MAX_N][MAX_N];
-    Group wg_pool[GROUP_POOL]; /* groups_for's groups */
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -932,70 +945,90 @@ static void run_anchor(Gen *g, int a, const Node *groot)
  * rack's and the extent's letters, a few lookups. They are recorded first, which also lifts
  * the floor when they rank; the walk then leaves the whole rack out (wholes_found). */
 
-/* The groups of words made of the whole rack (at most two blanks) and the letters with key
- * ``key`` (the rack's and the extent's), into out (at most GROUPS_MAX): one lookup without a
- * blank; with one, a lookup per letter behind the filter's one; with two, a lookup per pair
- * of the letters the filter lets through one by one. Returns how many. */
+/* The groups of words made of the whole rack (at most three blanks) and the letters with key
+ * ``key`` (the rack's and the extent's), into out (GROUPS_MAX long): one lookup without a
+ * blank; with blanks, one per set of letters for them that the filter of the words' letters
+ * less one lets through (a word with the blanks as c, d, e has these letters and any two of
+ * them as a word less one). Returns how many. */
 static int find_groups(const Gen *g, uint64_t key, Group *out)
 {
     const Packed *p = g->packed;
-    int n = 0;
-    if (!g->rack[0]) {
+    const uint64_t *lk = p->letter_key;
+    int n = 0, blanks = g->rack[0];
+    if (blanks == 0) {
         if ((out[0].words = anagrams(p, key))) {
-            out[0].b1 = out[0].b2 = 0;
+            memset(out[0].b, 0, sizeof out[0].b);
             n = 1;
         }
-    } else if (g->rack[0] == 1) {
+    } else if (blanks == 1) {
         if (!bloom_has(p, key)) /* no word has these letters and one more */
             return 0;
         for (int c = 1; c <= 26; c++)
-            if ((out[n].words = anagrams(p, key + p->letter_key[c]))) {
-                out[n].b1 = (uint8_t)c;
-                out[n++].b2 = 0;
+            if ((out[n].words = anagrams(p, key + lk[c]))) {
+                out[n].b[0] = (uint8_t)c;
+                out[n].b[1] = out[n].b[2] = 0;
+                n++;
             }
-    } else { /* a word with c and d for the blanks has these letters and c (or d) and one more */
-        uint32_t maybe = 0;
+    } else if (blanks == 2) {
+        uint32_t maybe = 0; /* the letters c with these letters and c a word less one */
         for (int c = 1; c <= 26; c++)
-            if (bloom_has(p, key + p->letter_key[c]))
+            if (bloom_has(p, key + lk[c]))
                 maybe |= 1u << c;
-        for (uint32_t m = maybe; m; m &= m - 1) {
-            int c = CTZ(m);
-            for (uint32_t m2 = m; m2; m2 &= m2 - 1) {
-                int d = CTZ(m2);
-                if ((out[n].words = anagrams(p, key + p->letter_key[c] + p->letter_key[d]))) {
-                    out[n].b1 = (uint8_t)c;
-                    out[n++].b2 = (uint8_t)d;
+        for (uint32_t m = maybe; m; m &= m - 1)
+            for (uint32_t m2 = m; m2; m2 &= m2 - 1)
+                if ((out[n].words = anagrams(p, key + lk[CTZ(m)] + lk[CTZ(m2)]))) {
+                    out[n].b[0] = (uint8_t)CTZ(m);
+                    out[n].b[1] = (uint8_t)CTZ(m2);
+                    out[n].b[2] = 0;
+                    n++;
                 }
+    } else {
+        uint32_t with[27] = {0}; /* with[c]: the letters d with these letters, c and d a word less one */
+        for (int c = 1; c <= 26; c++)
+            for (int d = c; d <= 26; d++)
+                if (bloom_has(p, key + lk[c] + lk[d])) {
+                    with[c] |= 1u << d;
+                    with[d] |= 1u << c;
+                }
+        for (int c = 1; c <= 26; c++)
+            for (uint32_t m = with[c] & ~((1u << c) - 1u); m; m &= m - 1) {
+                int d = CTZ(m);
+                for (uint32_t m2 = with[c] & with[d] & ~((1u << d) - 1u); m2; m2 &= m2 - 1)
+                    if ((out[n].words = anagrams(p, key + lk[c] + lk[d] + lk[CTZ(m2)]))) {
+                        out[n].b[0] = (uint8_t)c;
+                        out[n].b[1] = (uint8_t)d;
+                        out[n].b[2] = (uint8_t)CTZ(m2);
+                        n++;
+                    }
             }
-        }
     }
     return n;
 }
 
 /* find_groups for the letters with key ``board_key`` on an extent, kept by board_key in the
- * search's pool while it has room (otherwise in ``spare``, GROUPS_MAX long); *n: how many. */
-static const Group *groups_for(Gen *g, uint64_t board_key, Group *spare, int *n)
+ * search's pool while it has room; *n: how many. */
+static const Group *groups_for(Gen *g, uint64_t board_key, int *n)
 {
     int i = (int)(board_key >> 58);
     if (g->wg_ok[i] && g->wg_key[i] == board_key) {
         *n = g->wg_n[i];
         return g->wg_pool + g->wg_first[i];
     }
-    Group *out = g->wg_used + GROUPS_MAX <= GROUP_POOL ? g->wg_pool + g->wg_used : spare;
-    *n = find_groups(g, g->rack_key + board_key, out);
-    if (out != spare) {
-        g->wg_ok[i] = 1;
-        g->wg_key[i] = board_key;
-        g->wg_first[i] = g->wg_used;
-        g->wg_n[i] = *n;
-        g->wg_used += *n;
-    }
-    return out;
+    *n = find_groups(g, g->rack_key + board_key, g->wg_spare);
+    if (g->wg_used + *n > g->wg_cap)
+        return g->wg_spare; /* not kept: found again for the next extent with these letters */
+    memcpy(g->wg_pool + g->wg_used, g->wg_spare, sizeof(Group) * (size_t)*n);
+    g->wg_ok[i] = 1;
+    g->wg_key[i] = board_key;
+    g->wg_first[i] = g->wg_used;
+    g->wg_n[i] = *n;
+    g->wg_used += *n;
+    return g->wg_pool + g->wg_first[i];
 }
 
 /* Record the play of ``w`` on start..end (its empty squares all filled, from the rack) with
- * the rack's blanks on the word's squares at ``i`` and ``j`` (-1: none). */
-static void record_word(Gen *g, const uint8_t *w, int start, int end, int i, int j)
+ * the rack's blanks on the word's squares in ``blanks`` (bit k: the word's k-th letter). */
+static void record_word(Gen *g, const uint8_t *w, int start, int end, uint64_t blanks)
 {
     int msum = 0, wmul = 1, xtot = 0;
     g->nplaced = 0;
@@ -1005,7 +1038,7 @@ static void record_word(Gen *g, const uint8_t *w, int start, int end, int i, int
             msum += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
             continue;
         }
-        int blank = k == i || k == j;
+        int blank = (blanks >> k) & 1u;
         int v = blank ? 0 : g->values[w[k]] * g->lm[q];
         msum += v;
         wmul *= g->wm[q];
@@ -1019,13 +1052,42 @@ static void record_word(Gen *g, const uint8_t *w, int start, int end, int i, int
     g->nplaced = 0;
 }
 
+/* Record a play of ``w`` for each way to put the blanks still to place (their letters
+ * want[0..left)) on its empty squares from ``from`` on holding those letters. */
+static void place_blanks(Gen *g, const uint8_t *w, int start, int end, const uint8_t *want, int left,
+                         int from, uint64_t blanks)
+{
+    if (!left) {
+        record_word(g, w, start, end, blanks);
+        return;
+    }
+    for (int k = from; k < end - start && !g->err; k++) {
+        if (g->cells[start + k])
+            continue;
+        for (int j = 0; j < left; j++)
+            if (w[k] == want[j]) { /* a blank here for want[j]: the others go further right */
+                uint8_t rest[MAX_BLANKS];
+                int r = 0;
+                for (int t = 0; t < left; t++)
+                    if (t != j)
+                        rest[r++] = want[t];
+                place_blanks(g, w, start, end, rest, r, k + 1, blanks | (1ull << k));
+                break; /* the same letter twice among want: one choice covers it */
+            }
+    }
+}
+
 /* Record the plays of the words of ``grp`` that fit the extent start..end: its letters and
  * cross-checks, and exactly the rack's tiles on its empty squares. A blank standing for a
- * letter the rack also holds makes a play on each square of that letter (each pair of
- * squares, for two). */
+ * letter the rack also holds makes a play on each square of that letter (each set of
+ * squares, for more blanks). */
 static void place_words(Gen *g, const Group *grp, int start, int end)
 {
-    int count = grp->words[0], len = grp->words[1], b1 = grp->b1, b2 = grp->b2;
+    int count = grp->words[0], len = grp->words[1], nb = 0;
+    uint8_t want[MAX_BLANKS];
+    for (int k = 0; k < MAX_BLANKS; k++)
+        if (grp->b[k])
+            want[nb++] = grp->b[k];
     if (len != end - start)
         return;
     for (const uint8_t *w = grp->words + 2; count-- > 0 && !g->err; w += len) {
@@ -1040,40 +1102,31 @@ static void place_words(Gen *g, const Group *grp, int start, int end)
                 have[w[k]]++;
             }
         }
+        for (int k = 0; k < nb; k++)
+            have[want[k]]--;
         for (int l = 1; l <= 26 && fits; l++)
-            fits = have[l] == g->rack[l] + (l == b1) + (l == b2);
-        if (!fits)
-            continue;
-        if (!b1) {
-            record_word(g, w, start, end, -1, -1);
-            continue;
-        }
-        for (int i = 0; i < len && !g->err; i++) {
-            if (g->cells[start + i] || (w[i] != b1 && w[i] != b2))
-                continue;
-            if (!b2) {
-                record_word(g, w, start, end, i, -1);
-                continue;
-            }
-            for (int j = i + 1; j < len && !g->err; j++) /* the other blank's square */
-                if (!g->cells[start + j] && ((w[i] == b1 && w[j] == b2) || (w[i] == b2 && w[j] == b1)))
-                    record_word(g, w, start, end, i, j);
-        }
+            fits = have[l] == g->rack[l];
+        if (fits)
+            place_blanks(g, w, start, end, want, nb, 0, 0);
     }
 }
 
-/* Every play of the current view that uses the whole rack: each extent of rack_size empty
- * squares (and the letters among and after them) that covers an anchor, row by row, from
- * running sums over the row's squares and its empty squares. */
-static void whole_rack_plays(Gen *g)
+static int64_t pairing(const int *vals, int64_t *coef, int k);
+
+/* Add the current view's extents that can hold a whole-rack play to ``out``: each run of
+ * rack_size empty squares (and the letters among and after them) that covers an anchor, from
+ * running sums over the row's squares and its empty squares; with an upper bound of its plays
+ * as anchor_bounds makes one (the rack's values, largest first in ``vals``, paired best-first
+ * with the squares' weights, the bonus included). Returns how many were added. */
+static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
 {
-    int n = g->n, need = g->rack_size;
+    int n = g->n, need = g->rack_size, added = 0;
     const uint8_t *cells = g->cells;
     const uint64_t *letter_key = g->packed->letter_key;
     int at[MAX_N], unfit[MAX_N + 1], anchors[MAX_N + 1]; /* by empty square: its column, sums */
     uint64_t keys[MAX_N + 1];                          /* by column: the letters left of it */
-    Group spare[GROUPS_MAX];
-    for (int rs = 0; rs < n * n && !g->err; rs += n) {
+    int64_t coef[MAX_N];
+    for (int rs = 0; rs < n * n; rs += n) {
         int m = 0;
         keys[0] = unfit[0] = anchors[0] = 0;
         for (int x = 0; x < n; x++) {
@@ -1086,7 +1139,7 @@ static void whole_rack_plays(Gen *g)
                 m++;
             }
         }
-        for (int x = 0, j = 0; x < n && !g->err; x++) { /* j: the first empty square from x */
+        for (int x = 0, j = 0; x < n; x++) { /* j: the first empty square from x */
             while (j < m && at[j] < x)
                 j++;
             if (j + need > m)
@@ -1098,12 +1151,73 @@ static void whole_rack_plays(Gen *g)
             int end = at[j + need - 1] + 1;
             while (end < n && cells[rs + end])
                 end++;
-            int ngroups;
-            const Group *grp = groups_for(g, keys[end] - keys[x], spare, &ngroups);
-            for (int k = 0; k < ngroups && !g->err; k++)
-                place_words(g, &grp[k], rs + x, rs + end);
+            int64_t held = 0, wmul = 1, fixed = 0;
+            for (int q = rs + x; q < rs + end; q++)
+                if (cells[q]) {
+                    held += (cells[q] & BLANK) ? 0 : g->values[cells[q] & LETTER_MASK];
+                } else {
+                    wmul *= g->wm[q];
+                    if (g->xsum[q] >= 0)
+                        fixed += (int64_t)g->xsum[q] * g->wm[q];
+                }
+            int k = 0;
+            for (int q = rs + x; q < rs + end; q++)
+                if (!cells[q])
+                    coef[k++] = (int64_t)g->lm[q] * (wmul + (g->xsum[q] >= 0 ? g->wm[q] : 0));
+            int64_t b = held * wmul + fixed + pairing(vals, coef, k) + g->bonus;
+            if (g->leave) /* a play of all the tiles keeps at best leave_max - ldrop[k] * scale */
+                b -= g->ldrop[k];
+            Extent e = {b, keys[end] - keys[x], view, rs + x, rs + end};
+            out[added++] = e;
         }
     }
+    return added;
+}
+
+static int extent_before(const void *a, const void *b) /* best bound first, then view, square */
+{
+    const Extent *x = a, *y = b;
+    if (x->bound != y->bound)
+        return x->bound > y->bound ? -1 : 1;
+    if (x->view != y->view)
+        return x->view - y->view;
+    return x->start - y->start;
+}
+
+/* Record every play that uses the whole rack (at most MAX_BLANKS blanks), in the views
+ * ``vw``: their extents best bound first, each extent's words (groups_for, place_words),
+ * until no bound left reaches the floor. Returns 0, or -1 out of memory (nothing recorded:
+ * the walk then finds those plays). */
+static int whole_rack_plays(Gen *g, View *vw, int nviews, int square, const int *vals)
+{
+    int blanks = g->rack[0];
+    Extent *ext = PyMem_RawMalloc(sizeof(Extent) * (size_t)(nviews * g->n * g->n));
+    g->wg_cap = GROUPS_KEPT[blanks];
+    g->wg_pool = PyMem_RawMalloc(sizeof(Group) * (size_t)(g->wg_cap + GROUPS_MAX[blanks]));
+    int next = 0, current = -1;
+    if (ext && g->wg_pool) {
+        g->wg_spare = g->wg_pool + g->wg_cap;
+        for (int k = 0; k < nviews; k++) {
+            use_view(g, &vw[k], square);
+            next += whole_rack_extents(g, k, vals, ext + next);
+        }
+        qsort(ext, (size_t)next, sizeof(Extent), extent_before);
+        for (int e = 0; e < next && !past_deadline(g, 1) && ext[e].bound >= floor_of(g); e++) {
+            if (ext[e].view != current) {
+                current = ext[e].view;
+                use_view(g, &vw[current], square);
+            }
+            int ngroups;
+            const Group *grp = groups_for(g, ext[e].key, &ngroups);
+            for (int k = 0; k < ngroups && !g->err; k++)
+                place_words(g, &grp[k], ext[e].start, ext[e].end);
+        }
+    }
+    int ok = ext && g->wg_pool;
+    PyMem_RawFree(ext);
+    PyMem_RawFree(g->wg_pool);
+    g->wg_pool = g->wg_spare = NULL;
+    return ok ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ upper bounds */
@@ -1769,13 +1883,9 @@ static PyObject *generate(PyObject *self, PyObject *args)
 #endif
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
-        if (packed->akey && g->rack[0] <= 2 && g->tiles == rack_size && rack_size >= ANA_MIN) {
-            for (int k = 0; k < nviews && !g->err; k++) {
-                use_view(g, &vw[k], square);
-                whole_rack_plays(g);
-            }
-            g->wholes_found = 1;
-        }
+        if (packed->akey && g->rack[0] <= MAX_BLANKS && g->tiles == rack_size && rack_size >= ANA_MIN &&
+            nvals >= rack_size)
+            g->wholes_found = whole_rack_plays(g, vw, nviews, square, vals) == 0;
         /* the anchors of the views, best bound first: first by the cheap window bound; an
          * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
          * back unless it is still on top; its walk then tests the extents' bounds against
