@@ -24,9 +24,9 @@
  * prune (with keep > 0): visit the anchors of all the views best-bound-first and stop when
  * no bound left reaches the N-th best score found; the plays returned are the same, the count
  * is then only of the plays visited (not the number of legal plays). A full rack with at most
- * three blanks has its whole-rack plays found first (their extents best bound first), from the words made of its letters and each
- * extent's (whole_rack_plays; pack() given the DAWG keeps the long words by their letters),
- * and the walk then leaves them out.
+ * three blanks has its whole-rack plays found first, from the words made of its letters and
+ * each extent's, the extents best bound first (whole_rack_plays; pack() given the DAWG keeps
+ * the long words by their letters), and the walk then leaves them out.
  * rank (with keep > 0): return only the best N, in solver.Move.sort_key's order, each as
  * (score, down, row, col, word, (board square << 8 | code, ...)) ready for solver.Move (row and
  * col 1-based; the word's blanks lowercase); with leave values, the index of the tiles used
@@ -1774,8 +1774,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
             PyErr_Format(PyExc_ValueError, "cells[%zd] = %d is not a tile code", i, code);
             goto done;
         }
-        if (blm[i] > 9 || bwm[i] > 9) {
-            PyErr_SetString(PyExc_ValueError, "multipliers must be 0..9");
+        if (blm[i] < 1 || blm[i] > 9 || bwm[i] < 1 || bwm[i] > 9) { /* the bounds take them >= 1 */
+            PyErr_SetString(PyExc_ValueError, "multipliers must be 1..9");
             goto done;
         }
         if (code)

@@ -225,7 +225,7 @@ def test_bad_arguments_raise(lex: Lexicon) -> None:
     engine._fastgen.generate(*args)  # the arguments as given are fine
     for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
                    (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (18, [1, 2, 3]),
-                   (2, bytes([10] * n * n)), (6, array("i", [-1] * 27))):
+                   (2, bytes([10] * n * n)), (3, bytes(n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
         if i == 18:
