@@ -23,13 +23,19 @@ class Prepared:
         self.lex, self.setup, self.params, self.cands, self.meta = lex, setup, params, cands, meta
 
 
-def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, workers: int | None = None) -> Prepared:
-    """The checked setup, the parameters and the candidates (ranked before the run starts, so
-    every refusal comes before any answer); ``workers`` overrides the setting."""
+def check_offered(rules: Ruleset) -> None:
+    """Refuse a game without leave values (Upwords): no simulation can run for it, so the
+    route asks this before it waits for a slot of the expensive lane (a 4xx, never 503 busy)."""
     if not leaves.available(rules.name):
         raise leaves.NoLeaveValuesError(
             f"{rules.name} has no leave values, so no simulation; offered for "
             f"{', '.join(g for g in GAMES if leaves.available(g))}", game=rules.name)
+
+
+def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, workers: int | None = None) -> Prepared:
+    """The checked setup, the parameters and the candidates (ranked before the run starts, so
+    every refusal comes before any answer); ``workers`` overrides the setting."""
+    check_offered(rules)
     budget = req.seconds if req.seconds is not None else settings.sim_seconds
     if budget > settings.sim_max_seconds:
         raise RequestError(f"seconds {budget} is over this server's limit of {settings.sim_max_seconds} s a simulation",

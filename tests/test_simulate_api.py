@@ -96,6 +96,10 @@ def test_a_busy_worker_answers_503_before_starting(client: TestClient) -> None:
             for body in (BODY, BODY | {"stream": True}):
                 r = client.post("/v1/games/crossplay/simulate", json=body)
                 assert r.status_code == 503 and r.json()["error"]["code"] == "busy", r.text
+                # a game that can never be simulated is refused as such, not "busy, retry"
+                # (a page test met that while a stopped run still held the slot)
+                r = client.post("/v1/games/upwords/simulate", json={"rack": "AEINRST"} | body)
+                assert r.status_code == 422 and r.json()["error"]["code"] == "no_leave_values", r.text
     finally:
         lane.wait = wait
     assert client.post("/v1/games/crossplay/simulate", json=BODY).status_code == 200  # the slot came back

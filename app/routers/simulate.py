@@ -31,7 +31,7 @@ from ..observability import solving
 from ..openapi import BODY, errors
 from ..responses import json_response
 from ..schemas_sim import SimulateIn, SimulateOut
-from ..service_sim import prepare, snapshots
+from ..service_sim import check_offered, prepare, snapshots
 
 router = APIRouter(prefix="/v1/games", tags=["games"])
 log = logging.getLogger("wordsolver")
@@ -76,6 +76,7 @@ async def simulate(
     settings: SettingsDep,
     gate: GateDep,
 ) -> Response:
+    check_offered(rules)  # before the lane: a game that cannot be simulated is a 4xx, not 503 busy
     stream = req.stream or NDJSON in request.headers.get("accept", "")
     cancel = threading.Event()
     label = (rules.name, "simulate")
