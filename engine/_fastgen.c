@@ -1111,13 +1111,14 @@ static void place_words(Gen *g, const Group *grp, int start, int end)
     }
 }
 
-static int64_t pairing(const int *vals, int64_t *coef, int k);
+static int64_t shadow_bound(const Gen *g, const int *vals, int64_t held, int64_t wmul, const int *lmv,
+                            const int *wmv, const int *xsv, const int *capv, int k);
+static int best_fitting(const Gen *g, uint32_t fit);
 
 /* Add the current view's extents that can hold a whole-rack play to ``out``: each run of
  * rack_size empty squares (and the letters among and after them) that covers an anchor, from
- * running sums over the row's squares and its empty squares; with an upper bound of its plays
- * as anchor_bounds makes one (the rack's values, largest first in ``vals``, paired best-first
- * with the squares' weights, the bonus included). Returns how many were added. */
+ * running sums over the row's squares and its empty squares; with anchor_bounds' bound of its
+ * plays (shadow_bound, the bonus included). Returns how many were added. */
 static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
 {
     int n = g->n, need = g->rack_size, added = 0;
@@ -1125,7 +1126,8 @@ static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
     const uint64_t *letter_key = g->packed->letter_key;
     int at[MAX_N], unfit[MAX_N + 1], anchors[MAX_N + 1]; /* by empty square: its column, sums */
     uint64_t keys[MAX_N + 1];                          /* by column: the letters left of it */
-    int64_t coef[MAX_N];
+    int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
+    uint32_t usable = g->rack[0] ? ALL_LETTERS : g->rack_bits;
     for (int rs = 0; rs < n * n; rs += n) {
         int m = 0;
         keys[0] = unfit[0] = anchors[0] = 0;
@@ -1151,22 +1153,19 @@ static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
             int end = at[j + need - 1] + 1;
             while (end < n && cells[rs + end])
                 end++;
-            int64_t held = 0, wmul = 1, fixed = 0;
+            int64_t held = 0, wmul = 1;
+            int k = 0;
             for (int q = rs + x; q < rs + end; q++)
                 if (cells[q]) {
                     held += (cells[q] & BLANK) ? 0 : g->values[cells[q] & LETTER_MASK];
                 } else {
+                    lmv[k] = g->lm[q];
+                    wmv[k] = g->wm[q];
+                    xsv[k] = g->xsum[q];
+                    capv[k++] = best_fitting(g, g->xmask[q] & usable);
                     wmul *= g->wm[q];
-                    if (g->xsum[q] >= 0)
-                        fixed += (int64_t)g->xsum[q] * g->wm[q];
                 }
-            int k = 0;
-            for (int q = rs + x; q < rs + end; q++)
-                if (!cells[q])
-                    coef[k++] = (int64_t)g->lm[q] * (wmul + (g->xsum[q] >= 0 ? g->wm[q] : 0));
-            int64_t b = held * wmul + fixed + pairing(vals, coef, k) + g->bonus;
-            if (g->leave) /* a play of all the tiles keeps at best leave_max - ldrop[k] * scale */
-                b -= g->ldrop[k];
+            int64_t b = shadow_bound(g, vals, held, wmul, lmv, wmv, xsv, capv, k);
             Extent e = {b, keys[end] - keys[x], view, rs + x, rs + end};
             out[added++] = e;
         }
@@ -1258,6 +1257,46 @@ static int64_t pairing(const int *vals, int64_t *coef, int k)
     return s;
 }
 
+/* The bound of a shadow play (see anchor_bounds) on an extent of ``k`` empty squares (their
+ * letter and word premiums, cross-word sums or -1, and the best rack value fitting each, in
+ * lmv, wmv, xsv, capv), ``held`` the face value of its tiles and ``wmul`` its word premium. */
+static int64_t shadow_bound(const Gen *g, const int *vals, int64_t held, int64_t wmul, const int *lmv,
+                            const int *wmv, const int *xsv, const int *capv, int k)
+{
+    int64_t coef[MAX_N], coef2[MAX_N], fixed = held * wmul, restricted = 0;
+    int u = 0;
+    for (int j = 0; j < k; j++) {
+        int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
+        coef[j] = w;
+        if (xsv[j] >= 0) {
+            fixed += (int64_t)xsv[j] * wmv[j];
+            restricted += capv[j] * w;
+        } else {
+            coef2[u++] = w;
+        }
+    }
+    int64_t b1 = pairing(vals, coef, k);
+    int64_t b2 = restricted + pairing(vals, coef2, u);
+    int64_t b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
+    if (g->leave) { /* a play of k tiles keeps at best leave_max - ldrop[k] * scale */
+        b -= g->ldrop[k];
+        if (b < 0)
+            b = 0;
+    }
+    return b;
+}
+
+/* The best rack value that fits the cross set ``fit`` (0 when only a blank does). */
+static int best_fitting(const Gen *g, uint32_t fit)
+{
+    int cap = 0;
+    for (uint32_t m = fit & g->rack_bits; m; m &= m - 1) {
+        int v = g->values[CTZ(m)];
+        cap = v > cap ? v : cap;
+    }
+    return cap;
+}
+
 /* Upper bounds of the score of the plays generated from anchor ``a`` of the current view, per
  * extent: g->lob[lo] bounds the plays whose main word starts on square row_start + lo,
  * g->hib[lo][hi] those that also end on row_start + hi, made monotone for the walk's tests:
@@ -1292,7 +1331,6 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
         lo_min = q;
     }
     int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
-    int64_t coef[MAX_N], coef2[MAX_N];
     for (int lo = lo_min; lo <= a; lo++) {
         if (lo > row_start && cells[lo - 1])
             continue; /* the word would go on leftwards */
@@ -1314,12 +1352,7 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
                 lmv[k] = g->lm[q];
                 wmv[k] = g->wm[q];
                 xsv[k] = g->xsum[q];
-                int cap = 0;
-                for (uint32_t m = fit & g->rack_bits; m; m &= m - 1) {
-                    int v = g->values[CTZ(m)];
-                    cap = v > cap ? v : cap;
-                }
-                capv[k] = cap;
+                capv[k] = best_fitting(g, fit);
                 wmul *= wmv[k];
                 if (wmul > (1 << 24))
                     no_bound = 1; /* absurd premiums: never pruned */
@@ -1327,33 +1360,9 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
             }
             if (q < a || (q + 1 < row_end && cells[q + 1]))
                 continue; /* not an end: the anchor must be covered, the word cannot stop */
-            int64_t b;
-            if (no_bound) {
-                b = INT64_MAX / 4;
-            } else {
-                int64_t fixed = held * wmul, restricted = 0;
-                int u = 0;
-                for (int j = 0; j < k; j++) {
-                    int64_t w = lmv[j] * (wmul + (xsv[j] >= 0 ? wmv[j] : 0));
-                    coef[j] = w;
-                    if (xsv[j] >= 0) {
-                        fixed += (int64_t)xsv[j] * wmv[j];
-                        restricted += capv[j] * w;
-                    } else {
-                        coef2[u++] = w;
-                    }
-                }
-                int64_t b1 = pairing(vals, coef, k);
-                int64_t b2 = restricted + pairing(vals, coef2, u);
-                b = fixed + (b1 < b2 ? b1 : b2) + (k == g->rack_size ? g->bonus : 0);
-                if (g->leave) { /* a play of k tiles keeps at best leave_max - ldrop[k] * scale */
-                    b -= g->ldrop[k];
-                    if (b < 0)
-                        b = 0;
-                }
-            }
             if (k == g->rack_size && g->wholes_found)
                 continue; /* its plays are recorded already (whole_rack_plays) */
+            int64_t b = no_bound ? INT64_MAX / 4 : shadow_bound(g, vals, held, wmul, lmv, wmv, xsv, capv, k);
             if (k == g->rack_size && k == tiles && b >= floor_of(g) && !whole_rack_word(g, board_key))
                 continue; /* no word is made of the whole rack and the letters on lo..q: no play */
             row[q - row_start] = b;
