@@ -12,10 +12,17 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
 - **cheap**: ``/score`` with a one-blank rack (ranking it walks every legal play and reads
   those scoring at least as much; ``bench/score.py``: the fifth-best play 1.0 ms median over
   the bench positions, 4.6 ms at most; the 200th, 1.7 and 7.3 ms),
-  ``/moves`` with ``limit`` 21-100 or ranked by equity, and anything instant when the
-  pure-Python engine answers.
+  ``/moves`` with ``limit`` 21-100 or ranked by equity, ``/moves`` with two or three blanks
+  (up to ``limit`` 100, by score or equity, compiled core), and anything instant when the
+  pure-Python engine answers. Two or more blanks were expensive until the compiled core found a
+  full rack's whole-rack plays from the words (issue 23). ``bench/lanes.py`` (greedy games, 24
+  of them, every turn's rack with 0..3 blanks, breakdowns on; load 0.5): a top 20 by score with
+  two blanks 0.4-0.6 ms median, 3.1 ms at most; with three 0.5-0.7 and 4.4 ms; ``limit`` 100 and
+  the top 20 by equity 9.6 and 6.8 ms at most with three blanks. Cheap work, not instant: a
+  one-blank top 20 takes 1.4 ms at most on the same racks.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
-  blanks; ``/score`` with two or more blanks; ``/analyze``; and what new endpoints declare so.
+  blanks when the pure-Python engine answers; ``/score`` with two or more blanks (ranking
+  walks every legal play); ``/analyze``; and what new endpoints declare so.
 
 Cheap and expensive work each have a :class:`Lane` per worker process: at most ``slots`` run at
 once, each in the lane's own threads (so a flood of one kind never takes the other's threads,
@@ -41,6 +48,8 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from prometheus_client import Counter, Gauge
+
+from engine import search
 
 from .schemas import MovesIn, ScoreIn
 
@@ -90,9 +99,9 @@ def cost_of(req: MovesIn | ScoreIn) -> Cost:
         if req.rack is None or blanks == 0:
             return Cost.INSTANT
         return Cost.CHEAP if blanks == 1 else Cost.EXPENSIVE
-    if req.count or (req.limit or 0) > 100 or req.filters is not None or blanks >= 2:
+    if req.count or (req.limit or 0) > 100 or req.filters is not None or (blanks >= 2 and not search.instant()):
         return Cost.EXPENSIVE
-    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or req.rank_by != "score":
+    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or req.rank_by != "score" or blanks >= 2:
         return Cost.CHEAP
     return Cost.INSTANT
 

@@ -26,10 +26,21 @@ def test_requests_are_classed_by_what_they_will_do() -> None:
     assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT
     assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "limit": 21})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.CHEAP  # the compiled core (issue 23)
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "rank_by": "equity", "limit": 100})) is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 101})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "count": True})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "limit": 101})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "filters": {}})) is Cost.EXPENSIVE
+
+
+def test_two_blanks_are_expensive_for_the_pure_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference walks a two-blank rack in 50-600x the compiled core's time."""
+    import app.limits
+
+    monkeypatch.setattr(app.limits.search, "instant", lambda: False)
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT  # app.deps.solve: a lane
 
 
 def test_a_full_queue_refuses_at_once() -> None:
