@@ -82,9 +82,9 @@ static double c_monotonic(void)
 #define ALL_LETTERS (((1u << 27) - 1u) & ~1u)
 
 /* popcount: the compiler's builtin only where it is one instruction for every CPU the build
- * can run on (ARM64; x86-64 built with POPCNT enabled); a baseline x86-64 build would call
- * libgcc's __popcountdi2 for it, so it gets the inline bit trick instead. No CPU-specific
- * flags are ever added: the module runs on any CPU of its architecture. */
+ * can run on (ARM64; x86-64 built with POPCNT enabled, as setup.py does with GCC and Clang);
+ * a baseline x86-64 build would call libgcc's __popcountdi2 for it, so it gets the inline bit
+ * trick instead. A build with POPCNT checks the CPU when it is imported (PyInit__fastgen). */
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__aarch64__) || defined(__POPCNT__))
 #define POPCOUNT(x) __builtin_popcount(x)
 #else
@@ -3601,6 +3601,14 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__fastgen(void)
 {
+#if defined(__POPCNT__) && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("popcnt")) { /* engine.search then offers the pure-Python reference */
+        PyErr_SetString(PyExc_ImportError, "engine._fastgen was built for CPUs with POPCNT (every x86-64 CPU "
+                                           "since 2008) and this one has none; rebuild it without -mpopcnt");
+        return NULL;
+    }
+#endif
     static const char *names[] = {"words", "all_tiles_bonus", "total", "word", "letters", "letter_total",
                                   "word_multiplier", "score", "letter", "row", "col", "blank", ""};
     PyObject **keys[] = {&K_WORDS, &K_BONUS, &K_TOTAL, &K_WORD, &K_LETTERS, &K_LETTER_TOTAL, &K_MULT,
