@@ -296,6 +296,8 @@ typedef struct {
     uint64_t wr_key[64];     /* whole_rack_word's answers (wr_val: 0 none, 1 no, 2 yes) by board_key */
     uint8_t wr_val[64];
     int wholes_found; /* the whole-rack plays are recorded (whole_rack_plays): the walk skips them */
+    int defer;        /* one blank, pruned: the walk puts it only on a letter with no tile of its own
+                       * left; record adds the plays with it elsewhere */
     uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held), each */
     uint8_t wg_ok[64];       /* wg_n groups from wg_pool[wg_first] */
     int wg_first[64], wg_n[64];
@@ -568,7 +570,7 @@ static void set_floor(Gen *g)
     g->floor = g->leave ? ceil_div(g->heap[0] - g->leave_max, g->scale) : g->heap[0];
 }
 
-static void record(Gen *g, int start, int end, int total)
+static void record_one(Gen *g, int start, int end, int total)
 {
     int ntiles = g->nplaced;
     if (past_deadline(g, 4096))
@@ -614,6 +616,57 @@ static void record(Gen *g, int start, int end, int total)
     }
 }
 
+/* What a tile placed on square ``pos`` adds to a play whose new tiles' word premiums multiply
+ * to ``wmul``: in the main word, and in the cross-word it makes there. The same play with the
+ * blank on that square instead scores this much less. */
+static inline int64_t tile_worth(const Gen *g, int letter, int pos, int64_t wmul)
+{
+    return (int64_t)g->values[letter] * g->lm[pos] * (wmul + (g->xsum[pos] >= 0 ? g->wm[pos] : 0));
+}
+
+/* The play the walk made (``wmul``: its new tiles' word premiums multiplied). With g->defer (one
+ * blank on the rack), the walk gave each new letter a tile of its own while one was left, and
+ * the blank only to a letter with none left: one walk of the GADDAG for all the ways to put
+ * the blank, which are recorded here. With the blank still on the rack, it can stand in for
+ * any of the tiles placed (the tile then stays), each such play scoring tile_worth less; once
+ * it is down as letter Y, it can as well be on any other square of Y (a tile of Y going where
+ * it was). Those that cannot reach the floor are not looked at (nor counted: g->defer is for
+ * the pruned search, whose count is not asked for). */
+static void record(Gen *g, int start, int end, int total, int wmul)
+{
+    record_one(g, start, end, total);
+    if (!g->defer || g->err)
+        return;
+    int k = g->nplaced, b = -1;
+    int64_t top = total + (k == g->rack_size ? g->bonus : 0);
+    if (g->rack[0]) { /* the blank is on the rack: with it down instead of a tile, less */
+        if (top < g->floor)
+            return;
+        for (int i = 0; i < k && !g->err; i++) {
+            int code = g->placed[i].code;
+            g->placed[i].code = code | BLANK;
+            record_one(g, start, end, (int)(total - tile_worth(g, code, g->placed[i].pos, wmul)));
+            g->placed[i].code = code;
+        }
+        return;
+    }
+    while (!(g->placed[++b].code & BLANK))
+        ;
+    int y = g->placed[b].code & LETTER_MASK;
+    int64_t back = tile_worth(g, y, g->placed[b].pos, wmul);
+    if (top + back < g->floor)
+        return; /* with the blank on another square of Y, at most its own square's worth more */
+    for (int j = 0; j < k && !g->err; j++) {
+        if (g->placed[j].code != y)
+            continue;
+        g->placed[b].code = y;
+        g->placed[j].code = y | BLANK;
+        record_one(g, start, end, (int)(total + back - tile_worth(g, y, g->placed[j].pos, wmul)));
+        g->placed[j].code = y;
+        g->placed[b].code = y | BLANK;
+    }
+}
+
 /* The score a play needs to be kept (once the heap of the best N is full). */
 static inline int64_t floor_of(const Gen *g)
 {
@@ -641,7 +694,7 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
     uint32_t m = s->mask;
     if (pos == g->row_end) {
         if (m & 1u)
-            record(g, g->start, pos, msum * wmul + xtot);
+            record(g, g->start, pos, msum * wmul + xtot, wmul);
         return;
     }
     int code = g->cells[pos];
@@ -653,7 +706,7 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
         return;
     }
     if ((m & 1u) && pos > g->cover) {
-        record(g, g->start, pos, msum * wmul + xtot);
+        record(g, g->start, pos, msum * wmul + xtot, wmul);
         if (g->err)
             return;
     }
@@ -683,7 +736,7 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
             if (g->err)
                 return;
         }
-        if (g->rack[0]) {
+        if (g->rack[0] && !(g->defer && g->rack[letter])) {
             g->rack[0]--;
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
@@ -711,7 +764,7 @@ static void after_left(Gen *g, int pos, const Node *s, int msum, int wmul, int x
         (!g->pruning || (g->lob[pos - rs] >= floor_of(g) &&
                          (g->lobn[pos - rs] >= floor_of(g) || !rack_stays(g, s))))) {
         if ((m & 1u) && anchor >= g->cover && (anchor + 1 == g->row_end || !g->cells[anchor + 1])) {
-            record(g, pos, anchor + 1, msum * wmul + xtot);
+            record(g, pos, anchor + 1, msum * wmul + xtot, wmul);
             if (g->err)
                 return;
         }
@@ -767,7 +820,7 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
             if (g->err)
                 return;
         }
-        if (g->rack[0]) {
+        if (g->rack[0] && !(g->defer && g->rack[letter])) {
             g->rack[0]--;
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
@@ -1048,7 +1101,7 @@ static void record_word(Gen *g, const uint8_t *w, int start, int end, uint64_t b
         g->placed[g->nplaced].code = w[k] | (blank ? BLANK : 0);
         g->nplaced++;
     }
-    record(g, start, end, msum * wmul + xtot);
+    record_one(g, start, end, msum * wmul + xtot);
     g->nplaced = 0;
 }
 
@@ -1895,6 +1948,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
         if (packed->akey && g->rack[0] <= MAX_BLANKS && g->tiles == rack_size && rack_size >= ANA_MIN &&
             nvals >= rack_size)
             g->wholes_found = whole_rack_plays(g, vw, nviews, square, vals) == 0;
+        g->defer = g->rack[0] == 1;
         /* the anchors of the views, best bound first: first by the cheap window bound; an
          * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
          * back unless it is still on top; its walk then tests the extents' bounds against

@@ -598,3 +598,44 @@ def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, le
         fast, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=False)
         slow, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=True)
         assert [c.move for c in fast] == [c.move for c in slow], k
+
+
+@pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
+@pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
+def test_one_blank_walked_once_for_every_square_it_can_take(game: str, lex: Lexicon) -> None:
+    """With one blank, the pruned walk gives the blank only to a letter with no tile of its own
+    left and records the plays with the blank elsewhere from that one walk (record in
+    engine/_fastgen.c): racks of two to six tiles and a blank, repeating letters (a word with
+    more copies of a letter than the rack, so the blank can be on any of them), on random boards
+    with a fifth of their tiles blanks; the top 100 by score, with premiums off and with
+    filters, and the top 10 by equity, equal the full enumeration's. (Tried: recording only
+    the play as walked fails this, so do the blank kept off the squares of its own letter, and
+    the plays with the blank moved skipped by the walked play's score alone.)"""
+    from engine import MoveFilter
+    from engine.board import BLANK
+    from engine.game import game_rules
+    from engine.strategy.equity import default_bag_size, rank_by_equity
+    from engine.strategy.leaves import shipped
+    from engine.tiles import unseen_tiles
+
+    rules, grules = get_ruleset(game), game_rules(get_ruleset(game))
+    rng = random.Random(31)
+    racks = ["E?", "SE?", "EES?", "ORST?", "AEEST?", "LLOTE?", "NNOI?", "PPAE?", "DEIST?", "RATE?"]
+    filters = [MoveFilter(no_blanks=True), MoveFilter(contains="E"), MoveFilter(min_length=4)]
+    moved = 0
+    for k in range(30):
+        base = random_position(rng, rules, lex, junk=False)
+        cells = [c | BLANK if c and rng.random() < 0.2 else c for c in base.cells]
+        pos = Position(rules, cells, parse_rack(rules, racks[k % len(racks)]))
+        for premiums, flt in ((True, None), (False, None), (True, filters[k % len(filters)])):
+            pruned = find_moves(pos, lex, limit=100, premiums=premiums, flt=flt, count=False)
+            full = find_moves(pos, lex, limit=100, premiums=premiums, flt=flt, count=True)
+            assert pruned.moves == full.moves, (k, premiums, flt)
+            moved += sum(any(t.blank for t in m.tiles) for m in full.moves)
+        seen = unseen_tiles(pos)
+        unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
+        bag = default_bag_size(grules, seen.total)
+        fast, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=10, exchanges=False, count=False)
+        slow, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=10, exchanges=False, count=True)
+        assert [c.move for c in fast] == [c.move for c in slow], k
+    assert moved > 1000  # plays with the blank were among those compared
