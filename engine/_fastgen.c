@@ -296,8 +296,9 @@ typedef struct {
     uint64_t wr_key[64];     /* whole_rack_word's answers (wr_val: 0 none, 1 no, 2 yes) by board_key */
     uint8_t wr_val[64];
     int wholes_found; /* the whole-rack plays are recorded (whole_rack_plays): the walk skips them */
-    int defer;        /* one blank, pruned: the walk puts it only on a letter with no tile of its own
-                       * left; record adds the plays with it elsewhere */
+    int defer;        /* blanks on the rack, pruned, by score: the walk puts a blank only on a letter
+                       * with no tile of its own left; record adds the plays with the blanks elsewhere */
+    int blanks0;      /* with defer: the rack's blanks */
     uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held), each */
     uint8_t wg_ok[64];       /* wg_n groups from wg_pool[wg_first] */
     int wg_first[64], wg_n[64];
@@ -624,47 +625,67 @@ static inline int64_t tile_worth(const Gen *g, int letter, int pos, int64_t wmul
     return (int64_t)g->values[letter] * g->lm[pos] * (wmul + (g->xsum[pos] >= 0 ? g->wm[pos] : 0));
 }
 
-/* The play the walk made (``wmul``: its new tiles' word premiums multiplied). With g->defer (one
- * blank on the rack), the walk gave each new letter a tile of its own while one was left, and
- * the blank only to a letter with none left: one walk of the GADDAG for all the ways to put
- * the blank, which are recorded here. With the blank still on the rack, it can stand in for
- * any of the tiles placed (the tile then stays), each such play scoring tile_worth less; once
- * it is down as letter Y, it can as well be on any other square of Y (a tile of Y going where
- * it was). Those that cannot reach the floor are not looked at (nor counted: g->defer is for
- * the pruned search, whose count is not asked for). */
-static void record(Gen *g, int start, int end, int total, int wmul)
+/* Record the play the walk made once for each way to give its squares from i on a tile of their
+ * own or a blank, from those in g->rack; ``score``: the play's score with the blanks given so
+ * far, each scoring tile_worth less than a tile would on its square. */
+static void record_blanks(Gen *g, int start, int end, int i, int64_t score, int wmul)
 {
-    record_one(g, start, end, total);
-    if (!g->defer || g->err)
+    if (i == g->nplaced) {
+        record_one(g, start, end, (int)score);
         return;
-    int k = g->nplaced, b = -1;
-    int64_t top = total + (k == g->rack_size ? g->bonus : 0);
-    if (g->rack[0]) { /* the blank is on the rack: with it down instead of a tile, less */
-        if (top < g->floor)
-            return;
-        for (int i = 0; i < k && !g->err; i++) {
-            int code = g->placed[i].code;
-            g->placed[i].code = code | BLANK;
-            record_one(g, start, end, (int)(total - tile_worth(g, code, g->placed[i].pos, wmul)));
-            g->placed[i].code = code;
+    }
+    int code = g->placed[i].code, letter = code & LETTER_MASK;
+    if (g->rack[letter]) {
+        g->rack[letter]--;
+        g->placed[i].code = letter;
+        record_blanks(g, start, end, i + 1, score, wmul);
+        g->rack[letter]++;
+    }
+    if (g->rack[0] && !g->err) {
+        g->rack[0]--;
+        g->placed[i].code = letter | BLANK;
+        record_blanks(g, start, end, i + 1, score - tile_worth(g, letter, g->placed[i].pos, wmul), wmul);
+        g->rack[0]++;
+    }
+    g->placed[i].code = code;
+}
+
+/* The play the walk made (``wmul``: its new tiles' word premiums multiplied). With g->defer,
+ * the walk gave each new letter a tile of its own while one was left and a blank only to a
+ * letter with none left: one walk of the GADDAG for all the ways to put the blanks, which are
+ * recorded here (record_blanks, with the play's tiles back on the rack meanwhile). Those that
+ * cannot reach the floor are not looked at, nor counted: g->defer is for the pruned search,
+ * whose count is not asked for. */
+static void record_deferred(Gen *g, int start, int end, int total, int wmul)
+{
+    int k = g->nplaced, down = g->blanks0 - g->rack[0];
+    int64_t all = total; /* every square with a tile of its own */
+    for (int i = 0; down > 0; i++)
+        if (g->placed[i].code & BLANK) {
+            all += tile_worth(g, g->placed[i].code & LETTER_MASK, g->placed[i].pos, wmul);
+            down--;
         }
+    if (all + (k == g->rack_size ? g->bonus : 0) < g->floor)
         return;
+    for (int i = 0; i < k; i++) {
+        int code = g->placed[i].code;
+        g->rack[code & BLANK ? 0 : code]++;
     }
-    while (!(g->placed[++b].code & BLANK))
-        ;
-    int y = g->placed[b].code & LETTER_MASK;
-    int64_t back = tile_worth(g, y, g->placed[b].pos, wmul);
-    if (top + back < g->floor)
-        return; /* with the blank on another square of Y, at most its own square's worth more */
-    for (int j = 0; j < k && !g->err; j++) {
-        if (g->placed[j].code != y)
-            continue;
-        g->placed[b].code = y;
-        g->placed[j].code = y | BLANK;
-        record_one(g, start, end, (int)(total + back - tile_worth(g, y, g->placed[j].pos, wmul)));
-        g->placed[j].code = y;
-        g->placed[b].code = y | BLANK;
+    record_blanks(g, start, end, 0, all, wmul);
+    for (int i = 0; i < k; i++) {
+        int code = g->placed[i].code;
+        g->rack[code & BLANK ? 0 : code]--;
     }
+}
+
+/* The play the walk made: record_one, or with g->defer record_deferred (inline: the walk pays
+ * one test for it). */
+static inline void record(Gen *g, int start, int end, int total, int wmul)
+{
+    if (g->defer)
+        record_deferred(g, start, end, total, wmul);
+    else
+        record_one(g, start, end, total);
 }
 
 /* The score a play needs to be kept (once the heap of the best N is full). */
@@ -1948,7 +1969,10 @@ static PyObject *generate(PyObject *self, PyObject *args)
         if (packed->akey && g->rack[0] <= MAX_BLANKS && g->tiles == rack_size && rack_size >= ANA_MIN &&
             nvals >= rack_size)
             g->wholes_found = whole_rack_plays(g, vw, nviews, square, vals) == 0;
-        g->defer = g->rack[0] == 1;
+        /* by equity, the floor lets most plays through (it allows for the best leave): giving
+         * each of them its blanks cost more than the walk saved (+11% instructions) */
+        g->defer = g->rack[0] > 0 && !g->leave;
+        g->blanks0 = g->rack[0];
         /* the anchors of the views, best bound first: first by the cheap window bound; an
          * anchor coming out on top gets its finer bound per extent (anchor_bounds) and goes
          * back unless it is still on top; its walk then tests the extents' bounds against
