@@ -15,8 +15,8 @@ from setuptools.command.build_ext import build_ext
 
 class BuildExt(build_ext):
     """The move generator gets ``-mpopcnt`` on x86-64 with GCC or Clang: a GADDAG step counts
-    the bits of a mask, one instruction with it and a dozen without (bench/run.py --against the
-    build without it: 0.90-0.95x the time with no blank, 0.94-0.98x with one; docs/engine.md).
+    the bits of a mask, one instruction with it and a dozen without (tight loops against the
+    build without it: 0.88-0.95x the time with no blank, 0.94-0.99x with one; docs/engine.md).
     Every x86-64 CPU since 2008 has POPCNT; on one without, the module refuses to load (its
     init checks) and the pure-Python reference answers."""
 

@@ -3683,7 +3683,7 @@ PyMODINIT_FUNC PyInit__fastgen(void)
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("popcnt")) { /* engine.search then offers the pure-Python reference */
         PyErr_SetString(PyExc_ImportError, "engine._fastgen was built for CPUs with POPCNT (every x86-64 CPU "
-                                           "since 2008) and this one has none; rebuild it without -mpopcnt");
+                                           "since 2008) and this one has none: the pure-Python search answers");
         return NULL;
     }
 #endif
