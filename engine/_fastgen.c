@@ -630,6 +630,8 @@ static inline int64_t tile_worth(const Gen *g, int letter, int pos, int64_t wmul
  * far, each scoring tile_worth less than a tile would on its square. */
 static void record_blanks(Gen *g, int start, int end, int i, int64_t score, int wmul)
 {
+    if (score + (g->nplaced == g->rack_size ? g->bonus : 0) < g->floor)
+        return; /* more blanks only score less */
     if (i == g->nplaced) {
         record_one(g, start, end, (int)score);
         return;
@@ -654,11 +656,13 @@ static void record_blanks(Gen *g, int start, int end, int i, int64_t score, int 
  * the walk gave each new letter a tile of its own while one was left and a blank only to a
  * letter with none left: one walk of the GADDAG for all the ways to put the blanks, which are
  * recorded here (record_blanks, with the play's tiles back on the rack meanwhile). Those that
- * cannot reach the floor are not looked at, nor counted: g->defer is for the pruned search,
- * whose count is not asked for. */
+ * cannot reach the floor are not looked at, nor counted (g->count is then that of the plays
+ * looked at): g->defer is for the pruned search, whose count is not asked for. */
 static void record_deferred(Gen *g, int start, int end, int total, int wmul)
 {
     int k = g->nplaced, down = g->blanks0 - g->rack[0];
+    if (k == g->rack_size && g->wholes_found)
+        return; /* recorded already, from the words (whole_rack_plays) */
     int64_t all = total; /* every square with a tile of its own */
     for (int i = 0; down > 0; i++)
         if (g->placed[i].code & BLANK) {
