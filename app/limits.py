@@ -16,10 +16,10 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
   (up to ``limit`` 100, by score or equity, compiled core), and anything instant when the
   pure-Python engine answers. Two or more blanks were expensive until the compiled core found a
   full rack's whole-rack plays from the words (issue 23). ``bench/lanes.py`` (greedy games, 24
-  of them, every turn's rack with 0..3 blanks, breakdowns on; load 0.5): a top 20 by score with
-  two blanks 0.4-0.6 ms median, 3.1 ms at most; with three 0.5-0.7 and 4.4 ms; ``limit`` 100 and
-  the top 20 by equity 9.6 and 6.8 ms at most with three blanks. Cheap work, not instant: a
-  one-blank top 20 takes 1.4 ms at most on the same racks.
+  of them, every turn's rack with 0..3 blanks, breakdowns on; load 1.0, at 41dc6b9): a top 20
+  by score with two blanks 0.3-0.5 ms median, 2.4 ms at most; with three 0.5-0.6 and 4.0 ms;
+  ``limit`` 100 and the top 20 by equity 7.4 and 5.9 ms at most with three blanks. Cheap work,
+  not instant: a one-blank top 20 takes 1.0 ms at most on the same racks.
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
   blanks when the pure-Python engine answers; ``/score`` with two or more blanks (ranking
   walks every legal play); ``/analyze``; and what new endpoints declare so.
