@@ -3,7 +3,7 @@ classes requests by (instant, cheap, expensive).
 
     python bench/lanes.py [--seeds 8] [--games crossplay,scrabble,wwf]
 
-Greedy games from seeded bags (each turn plays the best play by score): at every turn the rack
+Greedy games from seeded bags (make_positions.greedy_turns: each turn plays the best play by score): at every turn the rack
 (and its first five letters) with its last letters turned into 0..max blanks is answered as
 ``POST /moves`` would (app.service.best_moves_payload, breakdowns on, without the JSON), in four
 shapes: the default top 20 by score, 1 play without breakdowns, ``limit`` 100, and the top 20 by
@@ -26,12 +26,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from make_positions import greedy_turns  # noqa: E402
+
 from app import service  # noqa: E402
 from app.schemas import MovesIn  # noqa: E402
-from engine import default_lexicon, find_moves, get_ruleset, position, search  # noqa: E402
-from engine.board import format_board  # noqa: E402
+from engine import default_lexicon, get_ruleset, search  # noqa: E402
 from engine.errors import TileCountError  # noqa: E402
-from engine.rules import LETTERS, Ruleset  # noqa: E402
+from engine.rules import Ruleset  # noqa: E402
 
 SHAPES: dict[str, dict[str, Any]] = {
     "top 20": {}, "top 1": {"limit": 1, "breakdowns": False}, "limit 100": {"limit": 100},
@@ -56,34 +57,17 @@ def games(names: list[str], seeds: int, lex: Any) -> tuple[dict[tuple[str, int, 
     for game in names:
         rules = get_ruleset(game)
         for seed in range(seeds):
-            rng = random.Random(seed * 7 + 1001)
-            bag = [ch for i, ch in enumerate(LETTERS, start=1) for _ in range(rules.counts[i])]
-            rng.shuffle(bag)
-            board: list[str] | None = None
-            rack = ""
-            while True:
-                while len(rack) < rules.rack_size and bag:
-                    rack += bag.pop()
+            for _, board, rack in greedy_turns(game, random.Random(seed * 7 + 1001)):
                 for blanks in range(rules.blanks + 1):
                     for size in {min(len(rack), rules.rack_size), min(len(rack), 5)}:
                         if size < max(blanks, 1):
                             continue
                         r = rack[: size - blanks] + "?" * blanks
-                        label = "full" if size == rules.rack_size else f"{size}"
                         for shape, kw in SHAPES.items():
                             t = timed(rules, lex, MovesIn(board=board, rack=r, **kw))
-                            times.setdefault((shape, blanks, "7+" if label == "full" else "<7"), []).append(t)
+                            times.setdefault((shape, blanks, "7+" if size == rules.rack_size else "<7"), []).append(t)
                             if board is not None and t > slowest.get((game, blanks), (0.0, []))[0]:
                                 slowest[(game, blanks)] = (t, board)
-                pos = position(rules, board, rack)
-                moves = find_moves(pos, lex, limit=1, count=False).moves
-                if not moves:
-                    break
-                cells = list(pos.cells)
-                for tile in moves[0].tiles:
-                    cells[(tile.row - 1) * rules.size + tile.col - 1] = ord(tile.letter) - 64
-                    rack = rack.replace("?" if tile.blank else tile.letter, "", 1)
-                board = format_board(rules, cells)
     return times, [(g, b) for (g, _), (_, b) in slowest.items()]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -57,18 +58,37 @@ def simulate_upwords(seed: int) -> list[dict]:
     return out
 
 
-def simulate(game: str, seed: int) -> list[dict]:
+def greedy_turns(game: str, rng: random.Random, turns: int = 0) -> Iterator[tuple[int, list[str] | None, str]]:
+    """A greedy game from a bag shuffled by ``rng`` (no blanks in it): each turn draws up to a
+    full rack and plays the engine's best play. Yields (turn, board rows or None while the
+    board is empty, rack) before each turn's play, for ``turns`` turns (0: until no play)."""
     rules = get_ruleset(game)
     lex = default_lexicon()
-    rng = random.Random(seed)
     bag = [ch for i, ch in enumerate(LETTERS, start=1) for _ in range(rules.counts[i])]
     rng.shuffle(bag)
     board: list[str] | None = None
     rack = ""
-    out = []
-    for turn in range(1, 15):
+    turn = 0
+    while not turns or turn < turns:
+        turn += 1
         while len(rack) < rules.rack_size and bag:
             rack += bag.pop()
+        yield turn, board, rack
+        pos = position(rules, board, rack)
+        moves = find_moves(pos, lex, limit=1).moves
+        if not moves:
+            return
+        cells = list(pos.cells)
+        for t in moves[0].tiles:
+            cells[(t.row - 1) * rules.size + t.col - 1] = ord(t.letter) - 64
+            rack = rack.replace(t.letter, "", 1)
+        board = format_board(rules, cells)
+
+
+def simulate(game: str, seed: int) -> list[dict]:
+    rules = get_ruleset(game)
+    out = []
+    for turn, board, rack in greedy_turns(game, random.Random(seed), 14):
         if turn in SNAPSHOTS:
             rows = board or ["." * rules.size] * rules.size
             for blanks in range(rules.blanks + 1):
@@ -80,16 +100,6 @@ def simulate(game: str, seed: int) -> list[dict]:
                     "board": rows,
                     "rack": rack[: len(rack) - blanks] + "?" * blanks,
                 })
-        pos = position(rules, board, rack)
-        moves = find_moves(pos, lex, limit=1).moves
-        if not moves:
-            break
-        move = moves[0]
-        cells = list(pos.cells)
-        for t in move.tiles:
-            cells[(t.row - 1) * rules.size + t.col - 1] = ord(t.letter) - 64
-            rack = rack.replace(t.letter, "", 1)
-        board = format_board(rules, cells)
     return out
 
 

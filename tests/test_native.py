@@ -564,6 +564,23 @@ def test_whole_rack_plays_found_from_the_words_equal_the_walks(game: str, lex: L
     assert bingos > 150  # the path was exercised
 
 
+def assert_equity_pruned_is_full(pos: Position, lex: Lexicon, limit: int, note: object) -> None:
+    """The best ``limit`` turns by equity (shipped leaves, no exchanges) from the pruned search
+    equal the full enumeration's."""
+    from engine.game import game_rules
+    from engine.strategy.equity import default_bag_size, rank_by_equity
+    from engine.strategy.leaves import shipped
+    from engine.tiles import unseen_tiles
+
+    grules = game_rules(pos.rules)
+    seen = unseen_tiles(pos)
+    unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
+    bag, values = default_bag_size(grules, seen.total), shipped(pos.rules.name)
+    fast, _ = rank_by_equity(pos, lex, values, grules, bag, unseen, limit=limit, exchanges=False, count=False)
+    slow, _ = rank_by_equity(pos, lex, values, grules, bag, unseen, limit=limit, exchanges=False, count=True)
+    assert [c.move for c in fast] == [c.move for c in slow], note
+
+
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
 @pytest.mark.parametrize("game", ["crossplay", "scrabble", "wwf"])
 def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, lex: Lexicon) -> None:
@@ -575,12 +592,8 @@ def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, le
     boards' tiles blanks. (Tried: with the words' letters answering no for every rack with one
     blank, this fails; and with the board's blanks left out of them.)"""
     from engine.board import BLANK
-    from engine.game import game_rules
-    from engine.strategy.equity import default_bag_size, rank_by_equity
-    from engine.strategy.leaves import shipped
-    from engine.tiles import unseen_tiles
 
-    rules, grules = get_ruleset(game), game_rules(get_ruleset(game))
+    rules = get_ruleset(game)
     rng = random.Random(23)
     racks = ["AEINRST", "EIRST??", "AEILNR?", "DEINORS", "ACEHLRT", "OTLECO?", "AEGINR?", "ENORSTU"]
     for k in range(40):
@@ -592,12 +605,7 @@ def test_pruning_where_the_rack_cannot_be_used_up_keeps_every_play(game: str, le
             pruned = find_moves(pos, lex, limit=limit, count=False)
             full = find_moves(pos, lex, limit=limit, count=True)
             assert pruned.moves == full.moves, (k, limit)
-        seen = unseen_tiles(pos)
-        unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
-        bag = default_bag_size(grules, seen.total)
-        fast, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=False)
-        slow, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=5, exchanges=False, count=True)
-        assert [c.move for c in fast] == [c.move for c in slow], k
+        assert_equity_pruned_is_full(pos, lex, 5, k)
 
 
 @pytest.mark.skipif(not compiled.BUILT, reason="the compiled core is not built")
@@ -614,12 +622,8 @@ def test_blanks_walked_once_for_every_square_they_can_take(game: str, lex: Lexic
     by the walked play's score instead of the score with every square's own tile.)"""
     from engine import MoveFilter
     from engine.board import BLANK
-    from engine.game import game_rules
-    from engine.strategy.equity import default_bag_size, rank_by_equity
-    from engine.strategy.leaves import shipped
-    from engine.tiles import unseen_tiles
 
-    rules, grules = get_ruleset(game), game_rules(get_ruleset(game))
+    rules = get_ruleset(game)
     rng = random.Random(31)
     racks = ["E?", "SE?", "EES?", "ORST?", "AEEST?", "LLOTE?", "NNOI?", "PPAE?", "DEIST?", "RATE?",
              "E??", "SE??", "EES??", "ORS??", "LLOT??", "PAE??", "ER???", "S???", "TEE???"]
@@ -635,10 +639,5 @@ def test_blanks_walked_once_for_every_square_they_can_take(game: str, lex: Lexic
             full = find_moves(pos, lex, limit=100, premiums=premiums, flt=flt, count=True)
             assert pruned.moves == full.moves, (k, premiums, flt)
             moved += sum(any(t.blank for t in m.tiles) for m in full.moves)
-        seen = unseen_tiles(pos)
-        unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
-        bag = default_bag_size(grules, seen.total)
-        fast, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=10, exchanges=False, count=False)
-        slow, _ = rank_by_equity(pos, lex, shipped(game), grules, bag, unseen, limit=10, exchanges=False, count=True)
-        assert [c.move for c in fast] == [c.move for c in slow], k
+        assert_equity_pruned_is_full(pos, lex, 10, k)
     assert moved > 1000  # plays with the blank were among those compared
