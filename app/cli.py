@@ -1,5 +1,6 @@
 """The ``wordsolver`` command.
 
+    wordsolver --version               the version, and whether the compiled core answers
     wordsolver best --game crossplay --rack QUIXOTE [--board FILE] [--limit N] [--json]
     wordsolver score [--game G] [--board FILE] [--rack R] 8F QUIXOTE   score, check, rank one play
     wordsolver compare [--board FILE] 8F QUIXOTE        one play under each 15x15 game
@@ -32,9 +33,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine import EngineError, Lexicon, get_ruleset
+from engine import EngineError, Lexicon, get_ruleset, search
 
-from . import cli_endgame, cli_equity, cli_games, cli_sim, service
+from . import VERSION, cli_endgame, cli_equity, cli_games, cli_sim, service
 from .cli_text import breakdown_lines, columns, equity_table, pair, read_rows, table, warning_lines
 from .request_errors import error_body
 from .schemas import CheckIn, CompareIn, MoveFilters, MovesIn, ScoreIn, UnseenIn, VerifyIn
@@ -222,8 +223,22 @@ def position_args(p: argparse.ArgumentParser, *, game: bool = True, heights: boo
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
+class PrintVersion(argparse.Action):
+    """``--version``: one line, not wrapped to the terminal as argparse's own version action is."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        why = search.why_reference()
+        print(f"wordsolver {VERSION}; search: {search.implementation()}" + (f" ({why})" if why else ""))
+        parser.exit()
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="wordsolver", description="Best plays for crossword tile games.")
+    p.add_argument("--version", action=PrintVersion,
+                   help="the version, and which move generator answers (compiled or the pure-Python reference)")
     sub = p.add_subparsers(dest="command", required=True)
 
     best = sub.add_parser("best", help="print the best plays for a rack and board")

@@ -19,15 +19,16 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
-from engine import GAMES
+from engine import GAMES, search
 from engine.errors import EngineError
 from engine.lexicon import cache_writable, default_cache_dir, native_available
 from engine.strategy import leaves
 
+from . import VERSION
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
 from .fastroutes import FastRoutes
 from .limits import Gate
-from .observability import COMPILES, Observe, configure_access_log
+from .observability import COMPILES, SEARCH_COMPILED, Observe, configure_access_log
 from .openapi import install_openapi
 from .responses import JSON
 from .routers import analyze, cgp, compare, docs, endgame, games, health, lexicons, page, tiles
@@ -73,6 +74,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
             "!!! the lexicon cache directory %s is not writable: every worker compiles every list at every "
             "start (slow, and more memory). Set WORDSOLVER_CACHE_DIR to a writable directory.", cache,
         )
+    why = search.why_reference()
+    SEARCH_COMPILED.set(why is None)
+    if why is not None:
+        log.warning("!!! the pure-Python move generator answers (%s): searches are 50-600x slower, and those "
+                    "with two or more blanks wait for the expensive lane. /readyz reports \"search\".", why)
     if not native_available():
         log.warning("the compiled lexicon builder (engine._fastlex) is not built: compiling a list takes 8-30 s")
     # Loading (or, on the first run, compiling) the default list runs in a background thread:
@@ -100,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(
         title="wordsolver",
-        version="0.1.0",
+        version=VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
         default_response_class=JSON,

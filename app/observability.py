@@ -2,7 +2,7 @@
 
 - Prometheus metrics (``prometheus_client``) at ``GET /metrics``: requests by route, game and
   status; request latency by route; requests in flight; solving time by game and endpoint;
-  lexicon compiles. With several worker processes, ``wordsolver serve`` points
+  lexicon compiles; whether the compiled move generator answers. With several worker processes, ``wordsolver serve`` points
   ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory so any worker's ``/metrics`` reports
   the sum over all of them.
 - Every answer carries ``X-Request-ID``: the client's own (when it is 1-128 characters of
@@ -41,6 +41,10 @@ IN_FLIGHT = Gauge("wordsolver_requests_in_flight", "Requests being answered", mu
 SOLVING = Histogram(
     "wordsolver_solve_duration_seconds", "Time spent finding, scoring and ranking plays", ["game", "endpoint"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
+SEARCH_COMPILED = Gauge(
+    "wordsolver_search_compiled", "1 when the compiled move generator answers, 0 when the pure-Python reference "
+    "does (50-600x slower); the lowest over the workers", multiprocess_mode="min",
 )
 COMPILES = Counter("wordsolver_lexicon_compiles", "Lexicon word lists compiled by this service", ["result"])
 

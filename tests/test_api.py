@@ -16,7 +16,7 @@ import app.deps
 import app.service
 from app.main import create_app
 from app.settings import Settings
-from engine import RulesetError
+from engine import RulesetError, search
 
 # A Crossplay game six plays in (greedy plays from a shuffled bag); 'e' at 6,7 is a blank.
 MIDGAME = [
@@ -586,6 +586,19 @@ def test_health_and_readiness(client: TestClient) -> None:
     assert client.get("/healthz").json() == {"status": "ok"}
     ready = client.get("/readyz").json()
     assert ready["status"] == "ready" and ready["lexicon"] == "word-list" and ready["word_count"] > 200_000
+    assert ready["search"] == search.implementation()
+
+
+def test_readiness_and_metrics_say_which_search_answers(settings: Settings) -> None:
+    """An operator can tell the pure-Python reference (50-600x slower) from the compiled core:
+    /readyz says which answers, and so does a gauge, set when the service starts."""
+    with search.using("reference"), started(create_app(settings)) as c:
+        assert c.get("/readyz").json()["search"] == "reference"
+        assert "wordsolver_search_compiled 0.0" in c.get("/metrics").text
+    if "compiled" in search.IMPLEMENTATIONS:
+        with search.using("compiled"), started(create_app(settings)) as c:
+            assert c.get("/readyz").json()["search"] == "compiled"
+            assert "wordsolver_search_compiled 1.0" in c.get("/metrics").text
 
 
 def test_not_ready_before_the_default_lexicon_is_loaded(settings: Settings) -> None:

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import socket
+import tomllib
 from pathlib import Path
 
 import pytest
 from conftest import started
 
-from app import cli
+from app import VERSION, cli
 from app.main import create_app
 from app.settings import Settings
+from engine import search
 
 MIDGAME = """\
 # a Crossplay game six plays in; comments and blank lines are skipped
@@ -59,6 +61,19 @@ def test_commands_that_answer_do_not_load_the_web_framework(tmp_path: Path) -> N
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1] == "[]", done.stdout[-500:]
+
+
+def test_version_says_which_search_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]
+    assert VERSION == project["version"]
+    with search.using("reference"), pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"wordsolver {VERSION}; search: reference (switched to it in this process by engine.search.use)\n"
+    if "compiled" in search.IMPLEMENTATIONS:
+        with search.using("compiled"), pytest.raises(SystemExit):
+            cli.main(["--version"])
+        assert capsys.readouterr().out == f"wordsolver {VERSION}; search: compiled\n"
 
 
 def test_best_prints_a_ranked_table(capsys: pytest.CaptureFixture[str]) -> None:

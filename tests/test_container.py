@@ -293,6 +293,7 @@ def test_image_builds_and_answers_quixote(tmp_path: Path) -> None:
             assert time.monotonic() - start < 120, "not ready after 120 s:\n" + (tmp_path / "serve.log").read_text()[-4000:]
             time.sleep(0.2)
         timings["buildah run until /readyz 200"] = time.monotonic() - start
+        assert json.loads(http("GET", f"{base}/readyz")[1])["search"] == "compiled"  # the C core answers in the image
 
         status, body = http("POST", f"{base}/v1/games/crossplay/moves", {"rack": "QUIXOTE", "limit": 1})
         assert status == 200, body

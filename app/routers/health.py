@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from engine import search
+
 from ..deps import SettingsDep, StoreDep
 from ..errors import error_response
 from ..observability import metrics_text
@@ -26,7 +28,8 @@ async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSON:
     name = settings.default_lexicon
     status, lex = store.status(name)
     if lex is not None:
-        return Ready(status="ready", lexicon=name, word_count=lex.word_count)
+        return Ready(status="ready", lexicon=name, word_count=lex.word_count,
+                     search="compiled" if search.implementation() == "compiled" else "reference")
     failure = store.error(name)
     if status == "failed" and failure is not None:
         return error_response(503, "not_ready", f"the default lexicon {name!r} failed to load: {failure.message}",

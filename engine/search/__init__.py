@@ -108,6 +108,18 @@ def implementation() -> str:
     return _active.NAME
 
 
+def why_reference() -> str | None:
+    """Why the pure-Python reference answers (None while the compiled core does): the
+    environment asked for it, or the core did not load, with the import's own message."""
+    if _active is compiled:
+        return None
+    if not compiled.BUILT:
+        return f"the compiled core did not load: {compiled.UNAVAILABLE}"
+    if os.environ.get("WORDSOLVER_PURE_PYTHON"):
+        return "WORDSOLVER_PURE_PYTHON is set"
+    return "switched to it in this process by engine.search.use"
+
+
 def instant() -> bool:
     """Whether a top-N query without ``count`` answers in well under a millisecond (the
     service answers such a request on its event loop)."""

@@ -59,10 +59,13 @@ from ..plays import (
 from ..rules import Ruleset
 from .rank import beside_rivals, best_turn_with, by_equity, enumerated, nothing, scoring
 
+UNAVAILABLE: str | None = None  # why the core does not load (not built, or a CPU without POPCNT)
 try:
     from .. import _fastgen  # type: ignore[attr-defined]
-except ImportError:  # not built: the seam offers the pure-Python reference only
+except ImportError as error:  # the seam offers the pure-Python reference only
     _fastgen = None
+    UNAVAILABLE = ("engine._fastgen is not built (was there a C compiler at install time?)"
+                   if isinstance(error, ModuleNotFoundError) else str(error))
 
 NAME = "compiled"
 BUILT: bool = _fastgen is not None
