@@ -3285,48 +3285,32 @@ static long bd_attr_long(PyObject *o, PyObject *name)
 /* breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> the play's breakdown
  * dict. ``cells``: bytes of the board's codes; ``bonus``: (dict for no bonus, dict for the bonus,
  * its points); the rest as engine.breakdowns.Breakdowns holds them. */
-static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* Whether breakdown()'s arguments after the tiles are what it needs. */
+static int bd_args_ok(long n, PyObject *cells, PyObject *letters, PyObject *crosses, PyObject *bonus)
 {
-    (void)self;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "breakdown takes 8 arguments");
-        return NULL;
-    }
-    PyObject *tiles = args[0], *cells = args[2], *letters = args[3], *crosses = args[4], *letter_fn = args[5],
-             *bonus = args[6];
-    long n = PyLong_AsLong(args[1]), rack_size = PyLong_AsLong(args[7]);
-    if (PyErr_Occurred())
-        return NULL;
-    if (!PyTuple_Check(tiles) || !PyBytes_Check(cells) || !PyDict_Check(letters) || !PyDict_Check(crosses) ||
-        !PyTuple_Check(bonus) || PyTuple_GET_SIZE(bonus) != 3 || n < 1 || n * n > BD_MAX_SQ ||
-        PyBytes_GET_SIZE(cells) != n * n || PyTuple_GET_SIZE(tiles) < 1 || PyTuple_GET_SIZE(tiles) > 64) {
-        PyErr_SetString(PyExc_TypeError, "breakdown: bad arguments");
+    if (PyBytes_Check(cells) && PyDict_Check(letters) && PyDict_Check(crosses) && PyTuple_Check(bonus) &&
+        PyTuple_GET_SIZE(bonus) == 3 && n >= 1 && n * n <= BD_MAX_SQ && PyBytes_GET_SIZE(cells) == n * n)
+        return 1;
+    PyErr_SetString(PyExc_TypeError, "breakdown: bad arguments");
+    return 0;
+}
+
+/* The breakdown of the play of ``nt`` tiles (1-64) on squares sqs[] with codes[] (letter, BLANK
+ * for a blank), the other arguments as breakdown()'s, checked by bd_args_ok. */
+static PyObject *breakdown_of(long n, PyObject *cells, PyObject *letters, PyObject *crosses, PyObject *letter_fn,
+                              PyObject *bonus, long rack_size, const int *sqs, const int *codes, int nt)
+{
+    if (nt < 1 || nt > 64) {
+        PyErr_SetString(PyExc_ValueError, "breakdown: a play of no tile or more than 64");
         return NULL;
     }
     unsigned char newc[BD_MAX_SQ];
     int squares[64], count = 0;
     BdCtx c = {(int)n, (const unsigned char *)PyBytes_AS_STRING(cells), newc, letters, letter_fn};
     PyObject *words = NULL, *out = NULL, *v = NULL;
-    Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
-    int ok = 1;
     memset(newc, 0, (size_t)(n * n));
-    for (Py_ssize_t k = 0; k < nt; k++) {
-        PyObject *t = PyTuple_GET_ITEM(tiles, k);
-        long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
-        PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
-        int is_blank = blank ? PyObject_IsTrue(blank) : -1;
-        Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
-                         ? PyUnicode_READ_CHAR(letter, 0) : 0;
-        Py_XDECREF(letter);
-        Py_XDECREF(blank);
-        if (PyErr_Occurred() || is_blank < 0 || row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "breakdown: a tile off the board or not a letter");
-            ok = 0;
-            break;
-        }
-        int sq = (int)((row - 1) * n + col - 1), j = count;
-        int seen = 0;
+    for (int k = 0; k < nt; k++) {
+        int sq = sqs[k], j = count, seen = 0;
         for (int q = 0; q < count; q++)
             seen |= squares[q] == sq;
         if (!seen) {
@@ -3337,10 +3321,8 @@ static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nar
             squares[j] = sq;
             count++;
         }
-        newc[sq] = (unsigned char)((ch - 64) | (is_blank ? 64 : 0));
+        newc[sq] = (unsigned char)codes[k];
     }
-    if (!ok)
-        return NULL;
     int first = squares[0], last = squares[count - 1], down;
     if (count > 1)
         down = first / n != last / n;
@@ -3411,6 +3393,43 @@ fail:
     Py_XDECREF(out);
     Py_XDECREF(words);
     return NULL;
+}
+
+static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "breakdown takes 8 arguments");
+        return NULL;
+    }
+    PyObject *tiles = args[0];
+    long n = PyLong_AsLong(args[1]), rack_size = PyLong_AsLong(args[7]);
+    if (PyErr_Occurred() || !bd_args_ok(n, args[2], args[3], args[4], args[6]))
+        return NULL;
+    if (!PyTuple_Check(tiles) || PyTuple_GET_SIZE(tiles) < 1 || PyTuple_GET_SIZE(tiles) > 64) {
+        PyErr_SetString(PyExc_TypeError, "breakdown: bad arguments");
+        return NULL;
+    }
+    int sqs[64], codes[64];
+    Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
+    for (Py_ssize_t k = 0; k < nt; k++) {
+        PyObject *t = PyTuple_GET_ITEM(tiles, k);
+        long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
+        PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
+        int is_blank = blank ? PyObject_IsTrue(blank) : -1;
+        Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
+                         ? PyUnicode_READ_CHAR(letter, 0) : 0;
+        Py_XDECREF(letter);
+        Py_XDECREF(blank);
+        if (PyErr_Occurred() || is_blank < 0 || row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "breakdown: a tile off the board or not a letter");
+            return NULL;
+        }
+        sqs[k] = (int)((row - 1) * n + col - 1);
+        codes[k] = (int)(ch - 64) | (is_blank ? BLANK : 0);
+    }
+    return breakdown_of(n, args[2], args[3], args[4], args[5], args[6], rack_size, sqs, codes, (int)nt);
 }
 
 /* A list of the squares i, i + step, ..., ``len`` of them. */
@@ -3642,6 +3661,224 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the answer's plays */
+
+/* Each Move of an answer as the service writes it (app.service.move_payload, the reference:
+ * tests/test_payloads.py holds the two equal, key order included): row, col, direction, word,
+ * notation, score, tiles_used, tiles, leave, then the breakdown if asked. In Python this took
+ * 2-3 us a play, as much as the search of a 20-play answer with no blank. A tile's dict is
+ * fixed by its square, letter and blank, so it is made once and shared (``tile_dicts``, by
+ * ``square << 8 | code``, held by the caller per board size and Qu rule: read-only, as the
+ * breakdowns' letters are); the square's text comes from ``across``/``down``, the caller's
+ * lists of engine.notation.square_text by square. */
+
+static PyObject *K_DIRECTION, *K_NOTATION, *K_TILES_USED, *K_TILES, *K_LEAVE, *K_BREAKDOWN;
+
+/* The dict of tile ``t`` (a new reference; NULL with an exception set), and in *code its square
+ * and tile as ``square << 8 | letter`` (| BLANK for a blank). ``cache`` holds (t, dict, code) by id(t): holding t
+ * keeps its id its own, and the search's Tiles are shared (engine.plays.tiles_at), so a tile is
+ * looked up by one int, not by its four fields. */
+static PyObject *tile_dict(PyObject *t, long n, PyObject *cache, int *code)
+{
+    PyObject *key = PyLong_FromVoidPtr(t), *out = NULL, *letter = NULL, *blank = NULL, *text = NULL,
+             *r = NULL, *c = NULL, *held = NULL;
+    if (!key)
+        return NULL;
+    PyObject *hit = PyDict_GetItemWithError(cache, key);
+    if (hit && PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyTuple_GET_ITEM(hit, 0) == t) {
+        out = PyTuple_GET_ITEM(hit, 1);
+        *code = (int)PyLong_AsLong(PyTuple_GET_ITEM(hit, 2));
+        Py_INCREF(out);
+        goto done;
+    }
+    if (PyErr_Occurred())
+        goto done;
+    long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
+    letter = PyObject_GetAttr(t, K_LETTER);
+    blank = PyObject_GetAttr(t, K_BLANK);
+    int is_blank = blank ? PyObject_IsTrue(blank) : -1;
+    Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
+                     ? PyUnicode_READ_CHAR(letter, 0) : 0;
+    if (PyErr_Occurred() || is_blank < 0)
+        goto done;
+    if (row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
+        PyErr_SetString(PyExc_ValueError, "payloads: a tile off the board or not a letter");
+        goto done;
+    }
+    *code = (int)(((row - 1) * n + col - 1) << 8) | (int)(ch - 'A' + 1) | (is_blank ? BLANK : 0);
+    text = is_blank ? PyObject_CallMethod(letter, "lower", NULL) : (Py_INCREF(letter), letter);
+    r = PyLong_FromLong(row);
+    c = PyLong_FromLong(col);
+    out = PyDict_New();
+    if (!text || !r || !c || !out || PyDict_SetItem(out, K_ROW, r) < 0 || PyDict_SetItem(out, K_COL, c) < 0 ||
+        PyDict_SetItem(out, K_LETTER, text) < 0 || PyDict_SetItem(out, K_BLANK, is_blank ? Py_True : Py_False) < 0 ||
+        !(held = Py_BuildValue("(OOi)", t, out, *code)) || PyDict_SetItem(cache, key, held) < 0)
+        Py_CLEAR(out);
+done:
+    Py_XDECREF(held);
+    Py_XDECREF(r);
+    Py_XDECREF(c);
+    Py_XDECREF(key);
+    Py_XDECREF(text);
+    Py_XDECREF(letter);
+    Py_XDECREF(blank);
+    return out;
+}
+
+/* payloads(moves, rack, n, across, down, tile_dicts, writer, bd_args) -> a list of the moves'
+ * dicts. ``rack``: the rack's letters, '?' a blank (the leave is what the tiles leave of it,
+ * letters in order then blanks); ``writer``: None (no breakdowns) or the Breakdowns to call, or
+ * with ``bd_args`` (a tuple: its compiled writer's arguments after the tiles) breakdown() is
+ * called here directly. */
+static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 8 || !PyList_Check(args[0]) || !PyUnicode_Check(args[1]) || !PyList_Check(args[3]) ||
+        !PyList_Check(args[4]) || !PyDict_Check(args[5]) || (args[7] != Py_None && !PyTuple_Check(args[7]))) {
+        PyErr_SetString(PyExc_TypeError, "payloads(moves, rack, n, across, down, tile_dicts, writer, bd_args)");
+        return NULL;
+    }
+    PyObject *moves = args[0], *rack = args[1], *across = args[3], *down = args[4], *cache = args[5],
+             *writer = args[6], *bd_args = args[7];
+    long n = PyLong_AsLong(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    if (n < 1 || n * n > BD_MAX_SQ || PyList_GET_SIZE(across) != n * n || PyList_GET_SIZE(down) != n * n ||
+        (bd_args && bd_args != Py_None && PyTuple_GET_SIZE(bd_args) != 7)) {
+        PyErr_SetString(PyExc_ValueError, "payloads: bad board size or breakdown arguments");
+        return NULL;
+    }
+    long bd_rack = 0;
+    if (bd_args != Py_None) { /* as breakdown()'s arguments after the tiles: n, cells, ..., rack_size */
+        PyObject *const *b = &PyTuple_GET_ITEM(bd_args, 0);
+        bd_rack = PyLong_AsLong(b[6]);
+        if (PyErr_Occurred() || PyLong_AsLong(b[0]) != n || !bd_args_ok(n, b[1], b[2], b[3], b[5])) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "payloads: the breakdowns are for another board size");
+            return NULL;
+        }
+    }
+    int have[27] = {0};
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(rack); i++) {
+        Py_UCS4 ch = PyUnicode_READ_CHAR(rack, i);
+        if (ch == '?')
+            have[0]++;
+        else if (ch >= 'A' && ch <= 'Z')
+            have[ch - 'A' + 1]++;
+        else if (ch >= 'a' && ch <= 'z')
+            have[ch - 'a' + 1]++;
+        else {
+            PyErr_SetString(PyExc_ValueError, "payloads: the rack holds a tile that is not a letter or '?'");
+            return NULL;
+        }
+    }
+    Py_ssize_t count = PyList_GET_SIZE(moves);
+    PyObject *out = PyList_New(count), *m = NULL, *d = NULL, *tiles = NULL, *list = NULL;
+    if (!out)
+        return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyList_GET_SIZE(moves) != count) {
+            PyErr_SetString(PyExc_RuntimeError, "payloads: the list of moves changed size");
+            goto fail;
+        }
+        m = PyList_GET_ITEM(moves, i);
+        Py_INCREF(m);
+        PyObject *row = PyObject_GetAttr(m, K_ROW), *col = PyObject_GetAttr(m, K_COL),
+                 *dir = PyObject_GetAttr(m, K_DIRECTION), *word = PyObject_GetAttr(m, K_WORD),
+                 *score = PyObject_GetAttr(m, K_SCORE), *notation = NULL, *used = NULL, *leave = NULL,
+                 *bd = NULL;
+        tiles = PyObject_GetAttr(m, K_TILES);
+        d = PyDict_New();
+        int ok = row && col && dir && word && score && tiles && d && PyTuple_Check(tiles) && PyUnicode_Check(dir);
+        long r = ok ? PyLong_AsLong(row) : 0, c = ok ? PyLong_AsLong(col) : 0;
+        Py_ssize_t nt = ok ? PyTuple_GET_SIZE(tiles) : 0;
+        if (ok && (PyErr_Occurred() || r < 1 || r > n || c < 1 || c > n)) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "payloads: a move off the board");
+            ok = 0;
+        }
+        if (ok) {
+            int is_down = PyUnicode_CompareWithASCIIString(dir, "down") == 0;
+            notation = PyUnicode_FromFormat("%U %U", PyList_GET_ITEM(is_down ? down : across, (r - 1) * n + c - 1),
+                                            word);
+            used = PyLong_FromSsize_t(nt);
+            list = PyList_New(nt);
+            ok = notation && used && list;
+        }
+        int left[27];
+        memcpy(left, have, sizeof left);
+        int sqs[64], codes[64];
+        if (ok && (nt < 1 || nt > 64)) {
+            PyErr_SetString(PyExc_ValueError, "payloads: a move of no tile or more than 64");
+            ok = 0;
+        }
+        for (Py_ssize_t k = 0; ok && k < nt; k++) {
+            int code = 0;
+            PyObject *td = tile_dict(PyTuple_GET_ITEM(tiles, k), n, cache, &code);
+            if (!td) {
+                ok = 0;
+                break;
+            }
+            PyList_SET_ITEM(list, k, td);
+            sqs[k] = code >> 8;
+            codes[k] = code & 255;
+            if (--left[code & BLANK ? 0 : code & LETTER_MASK] < 0) {
+                PyErr_SetString(PyExc_ValueError, "payloads: a move uses a tile its rack does not hold");
+                ok = 0;
+            }
+        }
+        if (ok) {
+            char text[64 + 1];
+            int len = 0;
+            for (int l = 1; l <= 26; l++)
+                for (int x = 0; x < left[l] && len < 64; x++)
+                    text[len++] = (char)('A' + l - 1);
+            for (int x = 0; x < left[0] && len < 64; x++)
+                text[len++] = '?';
+            leave = PyUnicode_FromStringAndSize(text, len);
+            ok = leave != NULL;
+        }
+        if (ok && writer != Py_None) {
+            if (bd_args != Py_None) {
+                PyObject *const *b = &PyTuple_GET_ITEM(bd_args, 0);
+                bd = breakdown_of(n, b[1], b[2], b[3], b[4], b[5], bd_rack, sqs, codes, (int)nt);
+            } else {
+                bd = PyObject_CallOneArg(writer, m);
+            }
+            ok = bd != NULL;
+        }
+        ok = ok && PyDict_SetItem(d, K_ROW, row) == 0 && PyDict_SetItem(d, K_COL, col) == 0 &&
+             PyDict_SetItem(d, K_DIRECTION, dir) == 0 && PyDict_SetItem(d, K_WORD, word) == 0 &&
+             PyDict_SetItem(d, K_NOTATION, notation) == 0 && PyDict_SetItem(d, K_SCORE, score) == 0 &&
+             PyDict_SetItem(d, K_TILES_USED, used) == 0 && PyDict_SetItem(d, K_TILES, list) == 0 &&
+             PyDict_SetItem(d, K_LEAVE, leave) == 0 && (!bd || PyDict_SetItem(d, K_BREAKDOWN, bd) == 0);
+        Py_XDECREF(row);
+        Py_XDECREF(col);
+        Py_XDECREF(dir);
+        Py_XDECREF(word);
+        Py_XDECREF(score);
+        Py_XDECREF(notation);
+        Py_XDECREF(used);
+        Py_XDECREF(leave);
+        Py_XDECREF(bd);
+        Py_CLEAR(list);
+        Py_CLEAR(tiles);
+        Py_CLEAR(m);
+        if (!ok)
+            goto fail;
+        PyList_SET_ITEM(out, i, d);
+        d = NULL;
+    }
+    return out;
+fail:
+    Py_XDECREF(d);
+    Py_XDECREF(m);
+    Py_XDECREF(tiles);
+    Py_XDECREF(list);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"upwords", upwords, METH_VARARGS,
      "upwords(n, cells, heights, starts, rack, rack_size, bonus, max_height, qu_bonus, plural_rule, "
@@ -3669,6 +3906,9 @@ static PyMethodDef methods[] = {
     {"breakdown", (PyCFunction)(void (*)(void))breakdown, METH_FASTCALL,
      "breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> a play's breakdown, as "
      "engine.breakdowns.Breakdowns writes it (games without stacks or a Qu tile)."},
+    {"payloads", (PyCFunction)(void (*)(void))payloads, METH_FASTCALL,
+     "payloads(moves, rack, n, across, down, tile_dicts, writer, bd_args) -> the moves as the service "
+     "writes them (app.service.move_payload)."},
     {"moves", (PyCFunction)(void (*)(void))moves, METH_FASTCALL,
      "moves(cls, ranked, known, tiles_at, names, across, down) -> the Moves of plays ranked by generate "
      "(engine.search.compiled.ranked_moves)."},
@@ -3692,9 +3932,11 @@ PyMODINIT_FUNC PyInit__fastgen(void)
     }
 #endif
     static const char *names[] = {"words", "all_tiles_bonus", "total", "word", "letters", "letter_total",
-                                  "word_multiplier", "score", "letter", "row", "col", "blank", ""};
+                                  "word_multiplier", "score", "letter", "row", "col", "blank", "",
+                                  "direction", "notation", "tiles_used", "tiles", "leave", "breakdown"};
     PyObject **keys[] = {&K_WORDS, &K_BONUS, &K_TOTAL, &K_WORD, &K_LETTERS, &K_LETTER_TOTAL, &K_MULT,
-                         &K_SCORE, &K_LETTER, &K_ROW, &K_COL, &K_BLANK, &K_EMPTY};
+                         &K_SCORE, &K_LETTER, &K_ROW, &K_COL, &K_BLANK, &K_EMPTY,
+                         &K_DIRECTION, &K_NOTATION, &K_TILES_USED, &K_TILES, &K_LEAVE, &K_BREAKDOWN};
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (!(*keys[k] = PyUnicode_InternFromString(names[k])))
             return NULL;

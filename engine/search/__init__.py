@@ -96,6 +96,13 @@ def breakdown_writer() -> Callable[..., Any] | None:
     return compiled.BREAKDOWN if _active is compiled else None
 
 
+def payload_writer() -> Callable[..., Any] | None:
+    """The compiled core's writer of an answer's moves as the service writes them
+    (``engine._fastgen.payloads``, used by app.service) while the compiled implementation
+    answers; None with the reference."""
+    return compiled.PAYLOADS if _active is compiled else None
+
+
 def board_scanner() -> Callable[[int, list[int], Lexicon], tuple[list[list[int]], list[list[int]]]] | None:
     """The compiled core's board scans (:func:`engine.search.compiled.board_scans`: groups of
     joined tiles, runs the lexicon does not hold; used by engine.verify) while the compiled

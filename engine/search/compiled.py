@@ -70,6 +70,7 @@ except ImportError as error:  # the seam offers the pure-Python reference only
 NAME = "compiled"
 BUILT: bool = _fastgen is not None
 BREAKDOWN = _fastgen.breakdown if _fastgen is not None else None  # engine.breakdowns' writer, via the seam
+PAYLOADS = _fastgen.payloads if _fastgen is not None else None  # app.service's writer of the moves, via the seam
 INSTANT = True  # a top-N query without count answers in well under a millisecond
 
 ACROSS, DOWN, BOTH = 1, 2, 3
