@@ -678,7 +678,7 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     cheap = [moves(client, "scrabble", **quixote),
              client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERST", "play": "8D QUIXOTES"}),
              client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"}),
-             moves(client, "scrabble", board=board, rack="ER??")]  # two blanks: cheap with the compiled core
+             moves(client, "scrabble", board=board, rack="ER??")]  # two blanks: instant with the compiled core
     assert hops == ["cheap"] * 4 and cheap[1].status_code == 200 and cheap[2].status_code == 200, cheap[2].text
     expensive = [moves(client, "scrabble", **quixote, count=True), moves(client, "scrabble", board=board, rack="ER??", limit=101),
                  client.post("/v1/games/scrabble/score", json={"board": board, "rack": "E??", "play": "8D QUIXOTEs"})]
@@ -689,6 +689,10 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     assert moves(client, "scrabble", **quixote) == cheap[0]
     client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})
     assert hops == ["cheap"]  # instant on the loop; the one-blank /score still in its lane
+    assert moves(client, "scrabble", board=board, rack="ER??") == cheap[3] and hops == ["cheap"]  # two blanks too
+    moves(client, "crossplay", board=board, rack="E???")
+    assert hops == ["cheap"] * 2  # three blanks (Crossplay's) in the cheap lane
+    hops.pop()
     store = client.app.state.store  # type: ignore[attr-defined]
     with monkeypatch.context() as m:
         m.setattr(store, "status", lambda name: ("loading", None))
