@@ -3282,6 +3282,32 @@ static long bd_attr_long(PyObject *o, PyObject *name)
     return x;
 }
 
+/* A Tile's square (row * n + col, from 0) and code (its letter, | BLANK for a blank) on an n x n
+ * board, and its ``letter`` text (a new reference) when asked; 0 with an exception set when it
+ * is off the board or not a letter. */
+static int tile_fields(PyObject *t, long n, int *sq, int *code, PyObject **letter_out)
+{
+    long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
+    PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
+    int is_blank = blank ? PyObject_IsTrue(blank) : -1;
+    Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
+                     ? PyUnicode_READ_CHAR(letter, 0) : 0;
+    Py_XDECREF(blank);
+    if (PyErr_Occurred() || is_blank < 0 || row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a tile off the board or not a letter");
+        Py_XDECREF(letter);
+        return 0;
+    }
+    *sq = (int)((row - 1) * n + col - 1);
+    *code = (int)(ch - 64) | (is_blank ? BLANK : 0);
+    if (letter_out)
+        *letter_out = letter;
+    else
+        Py_DECREF(letter);
+    return 1;
+}
+
 /* breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> the play's breakdown
  * dict. ``cells``: bytes of the board's codes; ``bonus``: (dict for no bonus, dict for the bonus,
  * its points); the rest as engine.breakdowns.Breakdowns holds them. */
@@ -3412,23 +3438,9 @@ static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     int sqs[64], codes[64];
     Py_ssize_t nt = PyTuple_GET_SIZE(tiles);
-    for (Py_ssize_t k = 0; k < nt; k++) {
-        PyObject *t = PyTuple_GET_ITEM(tiles, k);
-        long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
-        PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
-        int is_blank = blank ? PyObject_IsTrue(blank) : -1;
-        Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
-                         ? PyUnicode_READ_CHAR(letter, 0) : 0;
-        Py_XDECREF(letter);
-        Py_XDECREF(blank);
-        if (PyErr_Occurred() || is_blank < 0 || row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "breakdown: a tile off the board or not a letter");
+    for (Py_ssize_t k = 0; k < nt; k++)
+        if (!tile_fields(PyTuple_GET_ITEM(tiles, k), n, &sqs[k], &codes[k], NULL))
             return NULL;
-        }
-        sqs[k] = (int)((row - 1) * n + col - 1);
-        codes[k] = (int)(ch - 64) | (is_blank ? BLANK : 0);
-    }
     return breakdown_of(n, args[2], args[3], args[4], args[5], args[6], rack_size, sqs, codes, (int)nt);
 }
 
@@ -3680,8 +3692,8 @@ static PyObject *K_DIRECTION, *K_NOTATION, *K_TILES_USED, *K_TILES, *K_LEAVE, *K
  * looked up by one int, not by its four fields. */
 static PyObject *tile_dict(PyObject *t, long n, PyObject *cache, int *code)
 {
-    PyObject *key = PyLong_FromVoidPtr(t), *out = NULL, *letter = NULL, *blank = NULL, *text = NULL,
-             *r = NULL, *c = NULL, *held = NULL;
+    PyObject *key = PyLong_FromVoidPtr(t), *out = NULL, *letter = NULL, *text = NULL, *r = NULL, *c = NULL,
+             *held = NULL;
     if (!key)
         return NULL;
     PyObject *hit = PyDict_GetItemWithError(cache, key);
@@ -3691,27 +3703,17 @@ static PyObject *tile_dict(PyObject *t, long n, PyObject *cache, int *code)
         Py_INCREF(out);
         goto done;
     }
-    if (PyErr_Occurred())
+    int sq, tc;
+    if (PyErr_Occurred() || !tile_fields(t, n, &sq, &tc, &letter))
         goto done;
-    long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
-    letter = PyObject_GetAttr(t, K_LETTER);
-    blank = PyObject_GetAttr(t, K_BLANK);
-    int is_blank = blank ? PyObject_IsTrue(blank) : -1;
-    Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
-                     ? PyUnicode_READ_CHAR(letter, 0) : 0;
-    if (PyErr_Occurred() || is_blank < 0)
-        goto done;
-    if (row < 1 || row > n || col < 1 || col > n || ch < 'A' || ch > 'Z') {
-        PyErr_SetString(PyExc_ValueError, "payloads: a tile off the board or not a letter");
-        goto done;
-    }
-    *code = (int)(((row - 1) * n + col - 1) << 8) | (int)(ch - 'A' + 1) | (is_blank ? BLANK : 0);
-    text = is_blank ? PyObject_CallMethod(letter, "lower", NULL) : (Py_INCREF(letter), letter);
-    r = PyLong_FromLong(row);
-    c = PyLong_FromLong(col);
+    *code = sq << 8 | tc;
+    text = (tc & BLANK) ? PyObject_CallMethod(letter, "lower", NULL) : Py_NewRef(letter);
+    r = PyLong_FromLong(sq / n + 1);
+    c = PyLong_FromLong(sq % n + 1);
     out = PyDict_New();
     if (!text || !r || !c || !out || PyDict_SetItem(out, K_ROW, r) < 0 || PyDict_SetItem(out, K_COL, c) < 0 ||
-        PyDict_SetItem(out, K_LETTER, text) < 0 || PyDict_SetItem(out, K_BLANK, is_blank ? Py_True : Py_False) < 0 ||
+        PyDict_SetItem(out, K_LETTER, text) < 0 ||
+        PyDict_SetItem(out, K_BLANK, (tc & BLANK) ? Py_True : Py_False) < 0 ||
         !(held = Py_BuildValue("(OOi)", t, out, *code)) || PyDict_SetItem(cache, key, held) < 0)
         Py_CLEAR(out);
 done:
@@ -3721,7 +3723,6 @@ done:
     Py_XDECREF(key);
     Py_XDECREF(text);
     Py_XDECREF(letter);
-    Py_XDECREF(blank);
     return out;
 }
 

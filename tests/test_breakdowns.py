@@ -7,7 +7,7 @@ import random
 
 import orjson
 import pytest
-from test_generator import random_position
+from test_generator import odd_position
 
 from engine import GAMES, Lexicon, breakdown, get_ruleset, position, search
 from engine.board import BLANK, parse_rack
@@ -77,9 +77,7 @@ def test_fast_breakdowns_equal_the_scorer_on_odd_boards(game: str, lex: Lexicon)
     rng = random.Random(game)
     plays = blanks = 0
     for _ in range(25):
-        base = random_position(rng, rules, lex, junk=True)
-        rack = "".join(rng.choice("AEINRSTLDGOUCMP") for _ in range(rng.randint(2, 6))) + "?" * rng.choice([0, 1])
-        pos = Position(rules, base.cells, parse_rack(rules, rack))
+        pos = odd_position(rng, rules, lex, 6, [0, 1])
         plays += same_json(pos, lex, rng.random() < 0.8)
         blanks += any(code & BLANK for code in pos.cells)
     assert plays > 500 and blanks > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from bruteforce import brute_force_plays
@@ -51,6 +52,15 @@ def random_position(rng: random.Random, rules: Ruleset, lex: Lexicon, junk: bool
     size = rng.randint(1, 5) if blanks < 2 else rng.randint(0, 3)
     rack = "".join(rng.choice(SMALL_ALPHABET) for _ in range(size)) + "?" * blanks
     return Position(rules, cells, parse_rack(rules, rack))
+
+
+def odd_position(rng: random.Random, rules: Ruleset, lex: Lexicon, letters: int, blanks: Sequence[int]) -> Position:
+    """A board no game reaches (stray tiles, blanks on the board) with a rack of 2..``letters``
+    common letters and one of ``blanks`` blanks (the writers' tests: tests/test_breakdowns.py,
+    tests/test_payloads.py)."""
+    base = random_position(rng, rules, lex, junk=True)
+    rack = "".join(rng.choice("AEINRSTLDGOUCMP") for _ in range(rng.randint(2, letters))) + "?" * rng.choice(blanks)
+    return Position(rules, base.cells, parse_rack(rules, rack))
 
 
 def rack_text(pos: Position) -> str:

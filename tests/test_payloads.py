@@ -9,7 +9,7 @@ import random
 
 import orjson
 import pytest
-from test_generator import random_position
+from test_generator import odd_position, rack_text
 
 from app import service
 from app.schemas import MovesIn
@@ -23,10 +23,6 @@ from engine.strategy.players import GreedyPlayer, RandomPlayer
 from engine.strategy.selfplay import play_game
 
 compiled = pytest.mark.skipif("compiled" not in search.IMPLEMENTATIONS, reason="the compiled core is not built")
-
-
-def rack_text(pos: Position) -> str:
-    return "".join("?" if code == 0 else chr(64 + code) for code, k in enumerate(pos.rack) for _ in range(k))
 
 
 def same_payloads(pos: Position, lex: Lexicon, premiums: bool, breakdowns: bool) -> int:
@@ -72,9 +68,7 @@ def test_payloads_equal_the_python_writer_on_odd_boards(game: str, lex: Lexicon)
     rng = random.Random(game)
     plays = blanks = 0
     for _ in range(15):
-        base = random_position(rng, rules, lex, junk=True)
-        rack = "".join(rng.choice("AEINRSTLDGOUCMP") for _ in range(rng.randint(2, 5))) + "?" * rng.choice([0, 1, 2])
-        pos = Position(rules, base.cells, parse_rack(rules, rack))
+        pos = odd_position(rng, rules, lex, 5, [0, 1, 2])
         plays += same_payloads(pos, lex, rng.random() < 0.8, rng.random() < 0.7)
         blanks += any(code & BLANK for code in pos.cells)
     assert plays > 500 and blanks > 0
