@@ -3287,8 +3287,9 @@ static long bd_attr_long(PyObject *o, PyObject *name)
  * is off the board or not a letter. */
 static int tile_fields(PyObject *t, long n, int *sq, int *code, PyObject **letter_out)
 {
-    long row = bd_attr_long(t, K_ROW), col = bd_attr_long(t, K_COL);
-    PyObject *letter = PyObject_GetAttr(t, K_LETTER), *blank = PyObject_GetAttr(t, K_BLANK);
+    long row = bd_attr_long(t, K_ROW), col = PyErr_Occurred() ? -1 : bd_attr_long(t, K_COL);
+    PyObject *letter = PyErr_Occurred() ? NULL : PyObject_GetAttr(t, K_LETTER);
+    PyObject *blank = letter ? PyObject_GetAttr(t, K_BLANK) : NULL;
     int is_blank = blank ? PyObject_IsTrue(blank) : -1;
     Py_UCS4 ch = (letter && PyUnicode_Check(letter) && PyUnicode_GET_LENGTH(letter) > 0)
                      ? PyUnicode_READ_CHAR(letter, 0) : 0;
@@ -3315,7 +3316,7 @@ static int tile_fields(PyObject *t, long n, int *sq, int *code, PyObject **lette
 static int bd_args_ok(long n, PyObject *cells, PyObject *letters, PyObject *crosses, PyObject *bonus)
 {
     if (PyBytes_Check(cells) && PyDict_Check(letters) && PyDict_Check(crosses) && PyTuple_Check(bonus) &&
-        PyTuple_GET_SIZE(bonus) == 3 && n >= 1 && n * n <= BD_MAX_SQ && PyBytes_GET_SIZE(cells) == n * n)
+        PyTuple_GET_SIZE(bonus) == 3 && n >= 1 && n <= 64 && n * n <= BD_MAX_SQ && PyBytes_GET_SIZE(cells) == n * n)
         return 1;
     PyErr_SetString(PyExc_TypeError, "breakdown: bad arguments");
     return 0;
@@ -3697,11 +3698,16 @@ static PyObject *tile_dict(PyObject *t, long n, PyObject *cache, int *code)
     if (!key)
         return NULL;
     PyObject *hit = PyDict_GetItemWithError(cache, key);
-    if (hit && PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyTuple_GET_ITEM(hit, 0) == t) {
-        out = PyTuple_GET_ITEM(hit, 1);
-        *code = (int)PyLong_AsLong(PyTuple_GET_ITEM(hit, 2));
-        Py_INCREF(out);
-        goto done;
+    if (hit && PyTuple_Check(hit) && PyTuple_GET_SIZE(hit) == 3 && PyTuple_GET_ITEM(hit, 0) == t &&
+        PyLong_CheckExact(PyTuple_GET_ITEM(hit, 2))) {
+        long k = PyLong_AsLong(PyTuple_GET_ITEM(hit, 2)), letter_code = k & LETTER_MASK;
+        if (k >= 0 && (k >> 8) < n * n && letter_code >= 1 && letter_code <= 26 && !(k & ~(long)(BLANK | LETTER_MASK) & 255)) {
+            out = PyTuple_GET_ITEM(hit, 1);
+            *code = (int)k;
+            Py_INCREF(out);
+            goto done;
+        }
+        PyErr_Clear(); /* not ours: written again below */
     }
     int sq, tc;
     if (PyErr_Occurred() || !tile_fields(t, n, &sq, &tc, &letter))
@@ -3744,7 +3750,7 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
     long n = PyLong_AsLong(args[2]);
     if (PyErr_Occurred())
         return NULL;
-    if (n < 1 || n * n > BD_MAX_SQ || PyList_GET_SIZE(across) != n * n || PyList_GET_SIZE(down) != n * n ||
+    if (n < 1 || n > 64 || n * n > BD_MAX_SQ || PyList_GET_SIZE(across) != n * n || PyList_GET_SIZE(down) != n * n ||
         (bd_args && bd_args != Py_None && PyTuple_GET_SIZE(bd_args) != 7)) {
         PyErr_SetString(PyExc_ValueError, "payloads: bad board size or breakdown arguments");
         return NULL;
@@ -3760,6 +3766,10 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
         }
     }
     int have[27] = {0};
+    if (PyUnicode_GET_LENGTH(rack) > 64) {
+        PyErr_SetString(PyExc_ValueError, "payloads: a rack of more than 64 tiles");
+        return NULL;
+    }
     for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(rack); i++) {
         Py_UCS4 ch = PyUnicode_READ_CHAR(rack, i);
         if (ch == '?')
@@ -3790,7 +3800,11 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
                  *bd = NULL;
         tiles = PyObject_GetAttr(m, K_TILES);
         d = PyDict_New();
-        int ok = row && col && dir && word && score && tiles && d && PyTuple_Check(tiles) && PyUnicode_Check(dir);
+        int ok = row && col && dir && word && score && tiles && d;
+        if (ok && !(PyTuple_Check(tiles) && PyUnicode_Check(dir) && PyUnicode_Check(word))) {
+            PyErr_SetString(PyExc_TypeError, "payloads: a move's tiles, direction or word is not a tuple or str");
+            ok = 0;
+        }
         long r = ok ? PyLong_AsLong(row) : 0, c = ok ? PyLong_AsLong(col) : 0;
         Py_ssize_t nt = ok ? PyTuple_GET_SIZE(tiles) : 0;
         if (ok && (PyErr_Occurred() || r < 1 || r > n || c < 1 || c > n)) {
@@ -3799,9 +3813,11 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
             ok = 0;
         }
         if (ok) {
-            int is_down = PyUnicode_CompareWithASCIIString(dir, "down") == 0;
-            notation = PyUnicode_FromFormat("%U %U", PyList_GET_ITEM(is_down ? down : across, (r - 1) * n + c - 1),
-                                            word);
+            int is_down = PyUnicode_CompareWithASCIIString(dir, "across") != 0; /* as square_text */
+            PyObject *sq = PyList_GET_ITEM(is_down ? down : across, (r - 1) * n + c - 1);
+            notation = PyUnicode_Check(sq) ? PyUnicode_FromFormat("%U %U", sq, word) : NULL;
+            if (!notation && !PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "payloads: a square's text is not a str");
             used = PyLong_FromSsize_t(nt);
             list = PyList_New(nt);
             ok = notation && used && list;

@@ -117,6 +117,17 @@ def test_the_compiled_writer_refuses_what_is_not_a_play() -> None:
     good = [play(Tile(8, 8, "A"), Tile(8, 9, "B"))]
     assert writer(good, "AB", 15, *squares, {}, None, None)[0]["leave"] == ""
     for args in (("AB", 15, squares[0], {}, None, None), ("AB", 0, *squares, {}, None, None),
-                 ("A1", 15, *squares, {}, None, None), ("AB", 15, *squares, {}, Breakdowns(pos), (1, 2))):
+                 ("A1", 15, *squares, {}, None, None), ("AB", 15, *squares, {}, Breakdowns(pos), (1, 2)),
+                 ("AB", 2**32, [], [], {}, None, None), ("AB" * 40, 15, *squares, {}, None, None),
+                 ("AB", 15, list(range(225)), squares[1], {}, None, None)):
         with pytest.raises((TypeError, ValueError)):
             writer(good, *args)
+    tiles = good[0].tiles
+    for bad in (Move(8, 8, "across", "AB", list(tiles), 4), Move(8, 8, None, "AB", tiles, 4),  # type: ignore[arg-type]
+                Move(8, 8, "across", None, tiles, 4)):  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            writer([bad], "AB", 15, *squares, {}, None, None)
+    # a cache entry that is not the writer's own is written again, never trusted (a review's find)
+    for code in ("zz", -5, 5000 << 8 | 1):
+        cache = {id(tiles[0]): (tiles[0], {"x": 1}, code)}
+        assert writer(good, "AB?", 15, *squares, cache, None, None) == writer(good, "AB?", 15, *squares, {}, None, None)
