@@ -3751,7 +3751,7 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (PyErr_Occurred())
         return NULL;
     if (n < 1 || n > 64 || n * n > BD_MAX_SQ || PyList_GET_SIZE(across) != n * n || PyList_GET_SIZE(down) != n * n ||
-        (bd_args && bd_args != Py_None && PyTuple_GET_SIZE(bd_args) != 7)) {
+        (bd_args != Py_None && PyTuple_GET_SIZE(bd_args) != 7)) {
         PyErr_SetString(PyExc_ValueError, "payloads: bad board size or breakdown arguments");
         return NULL;
     }
@@ -3794,11 +3794,12 @@ static PyObject *payloads(PyObject *self, PyObject *const *args, Py_ssize_t narg
         }
         m = PyList_GET_ITEM(moves, i);
         Py_INCREF(m);
-        PyObject *row = PyObject_GetAttr(m, K_ROW), *col = PyObject_GetAttr(m, K_COL),
-                 *dir = PyObject_GetAttr(m, K_DIRECTION), *word = PyObject_GetAttr(m, K_WORD),
-                 *score = PyObject_GetAttr(m, K_SCORE), *notation = NULL, *used = NULL, *leave = NULL,
+        /* each read only if the one before succeeded: none runs with an exception set */
+        PyObject *row = PyObject_GetAttr(m, K_ROW), *col = row ? PyObject_GetAttr(m, K_COL) : NULL,
+                 *dir = col ? PyObject_GetAttr(m, K_DIRECTION) : NULL, *word = dir ? PyObject_GetAttr(m, K_WORD) : NULL,
+                 *score = word ? PyObject_GetAttr(m, K_SCORE) : NULL, *notation = NULL, *used = NULL, *leave = NULL,
                  *bd = NULL;
-        tiles = PyObject_GetAttr(m, K_TILES);
+        tiles = score ? PyObject_GetAttr(m, K_TILES) : NULL;
         d = PyDict_New();
         int ok = row && col && dir && word && score && tiles && d;
         if (ok && !(PyTuple_Check(tiles) && PyUnicode_Check(dir) && PyUnicode_Check(word))) {
