@@ -3309,9 +3309,6 @@ static int tile_fields(PyObject *t, long n, int *sq, int *code, PyObject **lette
     return 1;
 }
 
-/* breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> the play's breakdown
- * dict. ``cells``: bytes of the board's codes; ``bonus``: (dict for no bonus, dict for the bonus,
- * its points); the rest as engine.breakdowns.Breakdowns holds them. */
 /* Whether breakdown()'s arguments after the tiles are what it needs. */
 static int bd_args_ok(long n, PyObject *cells, PyObject *letters, PyObject *crosses, PyObject *bonus)
 {
@@ -3422,6 +3419,9 @@ fail:
     return NULL;
 }
 
+/* breakdown(tiles, n, cells, letters, crosses, letter, bonus, rack_size) -> the play's breakdown
+ * dict. ``cells``: bytes of the board's codes; ``bonus``: (dict for no bonus, dict for the bonus,
+ * its points); the rest as engine.breakdowns.Breakdowns holds them. */
 static PyObject *breakdown(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
@@ -3680,10 +3680,9 @@ fail:
  * tests/test_payloads.py holds the two equal, key order included): row, col, direction, word,
  * notation, score, tiles_used, tiles, leave, then the breakdown if asked. In Python this took
  * 2-3 us a play, as much as the search of a 20-play answer with no blank. A tile's dict is
- * fixed by its square, letter and blank, so it is made once and shared (``tile_dicts``, by
- * ``square << 8 | code``, held by the caller per board size and Qu rule: read-only, as the
- * breakdowns' letters are); the square's text comes from ``across``/``down``, the caller's
- * lists of engine.notation.square_text by square. */
+ * made once and shared (``tile_dicts``, by the Tile's id: see tile_dict; held by the caller per
+ * board size and Qu rule: read-only, as the breakdowns' letters are); the square's text comes
+ * from ``across``/``down``, the caller's lists of engine.notation.square_text by square. */
 
 static PyObject *K_DIRECTION, *K_NOTATION, *K_TILES_USED, *K_TILES, *K_LEAVE, *K_BREAKDOWN;
 
