@@ -2,6 +2,8 @@
 #   make run    create .venv, install what serving needs, and serve on http://127.0.0.1:8000
 #   make test   create .venv, install with the test extras, and run the whole test suite
 #   make lint   ruff and mypy (CI runs it after the tests)
+#   make pgo    rebuild the move generator with profile-guided optimisation (tools/pgo.py, GCC;
+#               about 0.9x the search's time, 8 s to build; the image always does it)
 #   make bench  the benchmark suite (bench/run.py)
 #   make screenshots  the README's pictures of the page, taken by the browser tests
 PY ?= python3
@@ -22,7 +24,7 @@ $(TEST_STAMP): $(STAMP)
 	$(INSTALL) test
 	touch $(TEST_STAMP)
 
-.PHONY: install run test lint bench screenshots
+.PHONY: install run test lint bench screenshots pgo
 install: $(STAMP)
 
 run: $(STAMP)
@@ -34,6 +36,9 @@ test: $(TEST_STAMP)
 lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check engine app tests bench tools
 	$(VENV)/bin/mypy engine app
+
+pgo: $(STAMP)
+	$(VENV)/bin/python tools/pgo.py
 
 bench: $(TEST_STAMP)
 	$(VENV)/bin/python bench/run.py
