@@ -52,7 +52,20 @@ REUSE_PORT = hasattr(socket, "SO_REUSEPORT")
 
 
 class _TcpConfig(uvicorn.Config):
-    """uvicorn's config, binding its socket with ``IPPROTO_TCP`` (single-process path)."""
+    """uvicorn's config, binding its socket with ``IPPROTO_TCP`` (single-process path), and
+    tuning the process that loads the app as a service worker, whichever way it runs: one
+    process (``--workers 1``), uvicorn's supervisor, or ours (:func:`_worker`)."""
+
+    def load(self) -> None:
+        super().load()
+        from .settings import get_settings
+        from .store import settle
+
+        # the event loop waits at most this long for the interpreter lock a solving thread
+        # holds (Python's default is 5 ms: with it a single worker's /healthz waited p90 5 ms
+        # behind thousand-play answers)
+        sys.setswitchinterval(get_settings().switch_interval)
+        settle(start=True)  # what the app built, settled; again as each list and the leave tables load
 
     def bind_socket(self) -> socket.socket:
         sock = super().bind_socket()
@@ -228,14 +241,8 @@ def _config(options: dict[str, Any]) -> uvicorn.Config:
 def _worker(host: str, port: int, options: dict[str, Any]) -> None:
     """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it."""
     sock = listen(host, port, reuse_port=True)
-    from .settings import get_settings
-    from .store import settle
-
-    # the event loop waits at most this long for the interpreter lock a solving thread holds
-    sys.setswitchinterval(get_settings().switch_interval)
     config = _config(options)
-    config.load()  # the app imported now, so that what it built is settled below
-    settle(start=True)  # and again as each list and the leave tables load (app.store.settle)
+    config.load()  # the app imported and the process tuned (_TcpConfig.load) before serving
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -151,6 +151,24 @@ def test_real_server_solves_a_lone_instant_search_on_its_event_loop(server: str)
     assert codes.count(200) <= counted <= len(codes), (lone, burst, codes)
 
 
+def test_every_way_the_server_runs_tunes_the_process_that_loads_the_app() -> None:
+    """The 1 ms switch interval and the settled collector (app.store.settle) come with loading
+    the app through the server's config, which uvicorn does in every serving process: one
+    process (``--workers 1``, which had Python's 5 ms: a lone worker's ``/healthz`` then waited
+    p90 5 ms behind thousand-play answers), uvicorn's supervisor, and app.server's own workers."""
+    code = (
+        "import gc, sys; from app.server import _TcpConfig;"
+        "before = (sys.getswitchinterval(), gc.get_threshold()[0]);"
+        "_TcpConfig('app.main:app', host='127.0.0.1', port=0).load();"
+        "print(before, (sys.getswitchinterval(), gc.get_threshold()[0], gc.get_freeze_count() > 1000))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "WORDSOLVER_SWITCH_INTERVAL"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=ROOT,
+                          env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split("\n")[0] == "(0.005, 700) (0.001, 20000, True)"
+
+
 def _protocols() -> list[type]:
     from app import server
 
