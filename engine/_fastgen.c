@@ -1582,25 +1582,43 @@ static Task task_pop(Task *h, Py_ssize_t *len)
 
 /* ------------------------------------------------------------------ ranking */
 
-/* The main word's text as solver.Move has it: A-Z, a blank's letter lowercase. */
+static inline char letter_char(int code)
+{
+    return (char)((code & LETTER_MASK) - 1 + ((code & BLANK) ? 'a' : 'A'));
+}
+
+/* The main word's text as solver.Move has it: A-Z, a blank's letter lowercase. The board's
+ * letters, then the play's tiles over the empty squares (they are all in the word): one pass
+ * each, where looking up each empty square's tile took the word's length times the tiles. */
 static int word_of(const Gen *g, const View *v, const Rec *r, char *out)
 {
-    int k = 0;
-    for (int q = r->start; q < r->end; q++) {
-        int code = v->cells[q];
-        for (int j = 0; !code && j < r->nplaced; j++)
-            if (g->pl[r->off + j].pos == q)
-                code = g->pl[r->off + j].code;
-        out[k++] = (char)((code & LETTER_MASK) - 1 + ((code & BLANK) ? 'a' : 'A'));
+    int len = r->end - r->start;
+    for (int k = 0; k < len; k++)
+        out[k] = letter_char(v->cells[r->start + k]);
+    for (int j = 0; j < r->nplaced; j++) {
+        const Placed *p = &g->pl[r->off + j];
+        if ((unsigned)(p->pos - r->start) < (unsigned)len)
+            out[p->pos - r->start] = letter_char(p->code);
     }
-    return k;
+    return len;
 }
+
+/* A play being ranked: its record and its main word, made once (rank_cmp compares the words
+ * where all else ties, which with blanks is often: a thousand plays of two blanks made 8,000
+ * words when each comparison made its own). */
+typedef struct {
+    const Rec *rec;
+    Py_ssize_t idx;
+    int len;
+    char word[MAX_N];
+} Ranked;
 
 /* solver.Move.sort_key order: best key first (the score; or the equity, then the score),
  * across before down, then row, column (of the main word's first square on the board) and the
  * word (uppercase before lowercase). */
-static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
+static int rank_cmp(const Gen *g, const Ranked *a, const Ranked *b)
 {
+    const Rec *x = a->rec, *y = b->rec;
     if (x->key != y->key)
         return x->key > y->key ? -1 : 1;
     if (x->score != y->score)
@@ -1613,11 +1631,9 @@ static int rank_cmp(const Gen *g, View *const *vfor, const Rec *x, const Rec *y)
         return xr - yr;
     if (xc != yc)
         return xc - yc;
-    char wx[MAX_N], wy[MAX_N];
-    int lx = word_of(g, vfor[x->down], x, wx), ly = word_of(g, vfor[y->down], y, wy);
-    int m = lx < ly ? lx : ly;
-    int c = m > 0 ? memcmp(wx, wy, (size_t)m) : 0; /* (m > 0: GCC's profiled inlining cannot tell) */
-    return c ? c : lx - ly;
+    int m = a->len < b->len ? a->len : b->len;
+    int c = m > 0 ? memcmp(a->word, b->word, (size_t)m) : 0; /* (m > 0: GCC's profiled inlining cannot tell) */
+    return c ? c : a->len - b->len;
 }
 
 /* A ranked play, ready for solver.Move: (score, down, row, col, word, tiles), row and col
@@ -1660,26 +1676,43 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
                                    (Py_ssize_t)len, tiles));
 }
 
-/* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument). */
+/* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument).
+ * Needs no interpreter lock (generate ranks before it takes the lock back). */
 static int rank_sort(const Gen *g, View *const *vfor, Py_ssize_t *idx, Py_ssize_t len)
 {
-    Py_ssize_t *tmp = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(len ? len : 1));
-    if (!tmp)
+    size_t items = (size_t)(len ? len : 1);
+    Ranked *plays = PyMem_RawMalloc(sizeof(Ranked) * items);
+    const Ranked **at = PyMem_RawMalloc(sizeof(Ranked *) * 2 * items);
+    if (!plays || !at) {
+        PyMem_RawFree(plays);
+        PyMem_RawFree(at);
         return -1;
+    }
+    const Ranked **tmp = at + items;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        Ranked *p = &plays[k];
+        p->rec = &g->recs[idx[k]];
+        p->idx = idx[k];
+        p->len = word_of(g, vfor[p->rec->down], p->rec, p->word);
+        at[k] = p;
+    }
     for (Py_ssize_t w = 1; w < len; w *= 2) {
         for (Py_ssize_t lo = 0; lo < len; lo += 2 * w) {
             Py_ssize_t mid = lo + w < len ? lo + w : len, hi = lo + 2 * w < len ? lo + 2 * w : len;
             Py_ssize_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                tmp[k++] = rank_cmp(g, vfor, &g->recs[idx[j]], &g->recs[idx[i]]) < 0 ? idx[j++] : idx[i++];
+                tmp[k++] = rank_cmp(g, at[j], at[i]) < 0 ? at[j++] : at[i++];
             while (i < mid)
-                tmp[k++] = idx[i++];
+                tmp[k++] = at[i++];
             while (j < hi)
-                tmp[k++] = idx[j++];
+                tmp[k++] = at[j++];
         }
-        memcpy(idx, tmp, sizeof(Py_ssize_t) * (size_t)len);
+        memcpy(at, tmp, sizeof(Ranked *) * (size_t)len);
     }
-    PyMem_Free(tmp);
+    for (Py_ssize_t k = 0; k < len; k++)
+        idx[k] = at[k]->idx;
+    PyMem_RawFree(plays);
+    PyMem_RawFree(at);
     return 0;
 }
 
@@ -2038,6 +2071,29 @@ static PyObject *generate(PyObject *self, PyObject *args)
             }
         }
     }
+    /* the plays kept, and with rank the best `keep` in solver's ranking order (the caller
+     * needs no sorting): C on the search's own memory, still without the interpreter lock
+     * (a thousand plays with blanks took a millisecond and more, the event loop waiting) */
+    if (!g->err) {
+        int64_t floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
+        order = PyMem_RawMalloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
+        if (!order) {
+            g->why = WHY_NOMEM;
+            g->err = 1;
+        }
+        for (Py_ssize_t i = 0; i < g->nrecs && !g->err; i++)
+            if (g->recs[i].key >= floor)
+                order[nout++] = i;
+        if (!g->err && rank && keep > 0) {
+            View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
+            if (rank_sort(g, vfor, order, nout) < 0) {
+                g->why = WHY_NOMEM;
+                g->err = 1;
+            }
+            if (nout > keep)
+                nout = keep;
+        }
+    }
 #if FASTGEN_NOGIL
     PyEval_RestoreThread(unlocked);
     g->nogil = 0;
@@ -2047,26 +2103,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     else if (g->err && g->why == WHY_LATE)
         PyErr_SetString(PyExc_TimeoutError, "the search ran past its deadline");
     if (!g->err) {
-        int64_t floor = keep > 0 && g->heap_len == keep ? g->heap[0] : INT64_MIN;
-        order = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(g->nrecs ? g->nrecs : 1));
-        if (!order) {
-            PyErr_NoMemory();
-            g->err = 1;
-        }
-        for (Py_ssize_t i = 0; i < g->nrecs && !g->err; i++)
-            if (g->recs[i].key >= floor)
-                order[nout++] = i;
-        if (!g->err && rank && keep > 0) {
-            /* the best `keep` in solver's ranking order: the caller needs no sorting */
-            View *vfor[2] = {&vw[0], nviews > 1 ? &vw[1] : &vw[0]};
-            if (rank_sort(g, vfor, order, nout) < 0) {
-                PyErr_NoMemory();
-                g->err = 1;
-            }
-            if (nout > keep)
-                nout = keep;
-        }
-        plays = g->err ? NULL : PyList_New(nout);
+        plays = PyList_New(nout);
         if (!plays)
             g->err = 1;
         else if (nout > 256 && !(pairs = PyMem_Calloc((size_t)nn * 128, sizeof(PyObject *)))) {
@@ -2118,7 +2155,7 @@ done:
         PyMem_Free(g);
     }
     PyMem_RawFree(tasks);
-    PyMem_Free(order);
+    PyMem_RawFree(order);
     PyMem_Free(vbuf);
     Py_XDECREF(plays);
     Py_XDECREF(out_scores);
