@@ -5,19 +5,19 @@
 
 GCC only (Clang's profiles need llvm-profdata; with another compiler this says so and stops).
 Three steps, in a temporary directory: compile with ``-fprofile-generate``, run a fixed
-workload with that module, compile again with ``-fprofile-use``, with setup.py's flags and
-Python's own (sysconfig) as ``pip install`` compiles. The workload is what the service and
-self-play ask of the core: self-play games of all four games (seeded, the same every time),
-each turn searched for the best 20 plays with their breakdowns written, with one and with two of
-its tiles as blanks, counted, and ranked by equity. The new module must then give the same
-answers as the one it replaces on the same workload, checked by a digest of every answer; only
-then does it replace the installed file (a rename). Any failure leaves the installed module as
-it was and says why: the build is an option, never a requirement (tools/install.sh runs it
-unless ``WORDSOLVER_PGO=0``; the Dockerfile runs it).
+workload with that module, compile again with ``-fprofile-use -fprofile-partial-training``,
+with setup.py's flags and Python's own (sysconfig), as ``pip install`` compiles. The workload
+(:func:`workload`) is what the service and self-play ask of the core. The new module must then
+give the same digest of every answer of the workload as the module it replaces and as the
+recording build; only then does it replace the installed file (a rename: a running process
+keeps the file it loaded). Any failure leaves the installed module as it was and says why
+(``--require``: and exits 1). ``make pgo`` runs it on .venv's module; the Dockerfile's build
+stage runs it with ``--require``; ``make run`` keeps the plain build, so that the first start
+stays quick.
 
 Why: GCC then lays out the walk's branches and inlines by what the walk really does. Measured
 against the plain build (``bench/run.py --against``, docs/engine.md): the top 20 by score takes
-about 0.90-0.95x the time, the best play 0.86-0.89x.
+0.88-0.97x the time by blank count, the best play 0.80-0.92x.
 """
 
 from __future__ import annotations
@@ -74,20 +74,17 @@ def build(src: Path, obj: Path, out: Path, profile: list[str]) -> None:
     subprocess.run([*ldshared, str(obj), "-o", str(out), *profile], check=True)
 
 
-def workload_command(module: Path, lexicons: Path) -> list[str]:
-    return [sys.executable, __file__, "--workload", str(module), "--lexicons", str(lexicons)]
-
-
 def run_workloads(*modules: Path, lexicons: Path) -> list[str]:
     """The workload's digest with each module as engine._fastgen, each in a fresh interpreter
     (from /, so that a source tree there cannot shadow the installed package), side by side."""
     cwd = "/" if os.name == "posix" else None
-    runs = [subprocess.Popen(workload_command(m, lexicons), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, cwd=cwd) for m in modules]
+    runs = [subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--workload", str(m), "--lexicons",
+                              str(lexicons)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
+            for m in modules]
     digests = []
     for module, run in zip(modules, runs, strict=True):
         out, err = run.communicate()
-        if run.returncode:
+        if run.returncode or not out.strip():
             raise RuntimeError(f"the workload failed with {module.name}:\n{err[-2000:]}")
         digests.append(out.strip().splitlines()[-1])
     return digests
