@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -130,4 +131,16 @@ def test_a_source_that_answers_otherwise_is_refused(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the installed module answers otherwise than _fastgen.c compiled here" in done.stdout
+    assert not out.exists()
+
+
+def test_with_the_pure_python_search_switched_on_it_refuses(tmp_path: Path) -> None:
+    """WORDSOLVER_PURE_PYTHON would leave the module unrun by the workload: no profile, and
+    the digests equal by the reference's answers alone."""
+    gcc_or_skip()
+    out = tmp_path / "_fastgen.so"
+    done = subprocess.run([sys.executable, str(PGO), "--output", str(out)], capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "WORDSOLVER_PURE_PYTHON": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the search answering is 'reference', not the compiled one" in done.stdout
     assert not out.exists()

@@ -105,6 +105,8 @@ def workload(lexicons: Path) -> str:
     from engine.strategy.players import Action, EquityPlayer, GreedyPlayer, Player, PlayerView
     from engine.strategy.selfplay import play_game
 
+    if search.implementation() != "compiled":  # WORDSOLVER_PURE_PYTHON, say: the module would never run
+        raise RuntimeError(f"the search answering is {search.implementation()!r}, not the compiled one")
     lex = LexiconStore(shipped_dir=lexicons).get()
     search.prepare(lex)
     digest = hashlib.sha256()
