@@ -135,7 +135,7 @@ def workload(lexicons: Path) -> str:
                 digest.update(repr((top.moves, payload)).encode())
             counted = find_moves(pos, lex, limit=1000, count=True)
             filtered = find_moves(pos, lex, limit=20, flt=longer, count=False)
-            digest.update(repr((counted.total, counted.moves[:50], filtered.moves)).encode())
+            digest.update(repr((counted.total, counted.moves, filtered.moves)).encode())
             if self.equity:
                 ranked = rank_by_equity(pos, lex, shipped(rules.name), rules, view.bag_size, view.unseen, limit=20,
                                         exchanges=view.can_exchange, count=False)
