@@ -26,13 +26,12 @@ spec.loader.exec_module(pgo)
 
 # Answers on bench/positions.json (none of them the tool's workload): the best 20 by score, the
 # count, the best 20 by equity with exchanges, from a fresh interpreter whose engine._fastgen is
-# the module named on the command line.
+# the module named on the command line (put there as the tool puts it: pgo.use_module).
 ANSWERS = r"""
-import importlib.util, json, sys
-spec = importlib.util.spec_from_file_location("engine._fastgen", sys.argv[1])
-module = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(module)
-sys.modules["engine._fastgen"] = module
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import pgo
+pgo.use_module(sys.argv[1])
 from engine import default_lexicon, find_moves, get_ruleset, position, search
 from engine.game import game_rules
 from engine.strategy.equity import default_bag_size, rank_by_equity
@@ -58,7 +57,8 @@ print(json.dumps(out))
 
 
 def answers(module: Path) -> list:
-    done = subprocess.run([sys.executable, "-c", ANSWERS, str(module), str(ROOT / "bench" / "positions.json")],
+    done = subprocess.run([sys.executable, "-c", ANSWERS, str(module), str(ROOT / "bench" / "positions.json"),
+                           str(PGO.parent)],
                           capture_output=True, text=True, timeout=600, cwd="/")
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)

@@ -151,6 +151,16 @@ def workload(lexicons: Path) -> str:
     return digest.hexdigest()
 
 
+def use_module(path: Path) -> None:
+    """The compiled module at ``path`` as this interpreter's engine._fastgen (call it before the
+    engine is imported: the engine then finds it in sys.modules)."""
+    spec = importlib.util.spec_from_file_location("engine._fastgen", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    sys.modules["engine._fastgen"] = module
+
+
 def installed_module() -> Path | None:
     spec = importlib.util.find_spec("engine._fastgen")
     return Path(spec.origin) if spec and spec.origin else None
@@ -206,11 +216,7 @@ def main() -> int:
     ap.add_argument("--workload", type=Path, help=argparse.SUPPRESS)  # internal: run it with this module
     args = ap.parse_args()
     if args.workload:
-        spec = importlib.util.spec_from_file_location("engine._fastgen", args.workload)
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        sys.modules["engine._fastgen"] = module  # before the engine imports it
+        use_module(args.workload)
         print(workload(args.lexicons))
         return 0
     start = time.perf_counter()
