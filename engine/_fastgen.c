@@ -281,6 +281,8 @@ typedef struct {
     /* search state */
     int rack[27];
     uint32_t rack_bits;
+    uint32_t fits_last;  /* best_fitting's last question (fit & rack_bits) and answer; 0 gives 0 */
+    int cap_last;
     int tiles;
     int pruning;      /* the walk tests the extents' bounds (see anchor_bounds) */
     int cover;        /* the anchor being walked: every play puts a new tile on it */
@@ -1191,7 +1193,7 @@ static void place_words(Gen *g, const Group *grp, int start, int end)
 
 static int64_t shadow_bound(const Gen *g, const int *vals, int64_t held, int64_t wmul, const int *lmv,
                             const int *wmv, const int *xsv, const int *capv, int k);
-static int best_fitting(const Gen *g, uint32_t fit);
+static int best_fitting(Gen *g, uint32_t fit);
 
 /* Add the current view's extents that can hold a whole-rack play to ``out``: each run of
  * rack_size empty squares (and the letters among and after them) that covers an anchor, from
@@ -1364,14 +1366,91 @@ static int64_t shadow_bound(const Gen *g, const int *vals, int64_t held, int64_t
     return b;
 }
 
-/* The best rack value that fits the cross set ``fit`` (0 when only a blank does). */
-static int best_fitting(const Gen *g, uint32_t fit)
+/* shadow_bound's sums for an extent that grows one empty square at a time (anchor_bounds'
+ * ends, left to right): the weights kept sorted as they come, all made again only when a word
+ * premium changes them, so each end costs a pass over k values rather than two sorts. */
+typedef struct {
+    int k, u;                 /* empty squares; those without a cross-word */
+    int64_t wmul, crossed;    /* the word premiums; the cross-words' tiles */
+    int64_t restricted;       /* the cross-word squares' weights times their best fitting value */
+    int64_t every[MAX_N], plain[MAX_N]; /* the weights (largest first): all, without a cross-word */
+    int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
+} Shadow;
+
+static void insert_desc(int64_t *x, int len, int64_t c)
 {
+    int j = len;
+    while (j > 0 && x[j - 1] < c) {
+        x[j] = x[j - 1];
+        j--;
+    }
+    x[j] = c;
+}
+
+/* Add the empty square with letter premium ``lm``, word premium ``wm``, cross-word sum ``xs``
+ * (-1: none) and best fitting rack value ``cap``. */
+static void shadow_add(Shadow *sh, int lm, int wm, int xs, int cap)
+{
+    int k = sh->k++;
+    sh->lmv[k] = lm;
+    sh->wmv[k] = wm;
+    sh->xsv[k] = xs;
+    sh->capv[k] = cap;
+    if (xs >= 0)
+        sh->crossed += (int64_t)xs * wm;
+    if (wm != 1) { /* every weight changes: make them again */
+        sh->wmul *= wm;
+        sh->u = 0;
+        sh->restricted = 0;
+        for (int j = 0; j <= k; j++) {
+            int64_t w = sh->lmv[j] * (sh->wmul + (sh->xsv[j] >= 0 ? sh->wmv[j] : 0));
+            insert_desc(sh->every, j, w);
+            if (sh->xsv[j] >= 0)
+                sh->restricted += sh->capv[j] * w;
+            else
+                insert_desc(sh->plain, sh->u++, w);
+        }
+        return;
+    }
+    int64_t w = lm * (sh->wmul + (xs >= 0 ? wm : 0));
+    insert_desc(sh->every, k, w);
+    if (xs >= 0)
+        sh->restricted += cap * w;
+    else
+        insert_desc(sh->plain, sh->u++, w);
+}
+
+/* shadow_bound of the extent so far, ``held`` the face value of its tiles. */
+static int64_t shadow_of(const Gen *g, const Shadow *sh, const int *vals, int64_t held)
+{
+    int64_t b1 = 0, b2 = sh->restricted;
+    for (int i = 0; i < sh->k; i++)
+        b1 += vals[i] * sh->every[i];
+    for (int i = 0; i < sh->u; i++)
+        b2 += vals[i] * sh->plain[i];
+    int64_t b = held * sh->wmul + sh->crossed + (b1 < b2 ? b1 : b2) + (sh->k == g->rack_size ? g->bonus : 0);
+    if (g->leave) { /* as shadow_bound */
+        b -= g->ldrop[sh->k];
+        if (b < 0)
+            b = 0;
+    }
+    return b;
+}
+
+/* The best rack value that fits the cross set ``fit`` (0 when only a blank does); the last
+ * answer is kept, most squares letting every letter through. */
+static int best_fitting(Gen *g, uint32_t fit)
+{
+    uint32_t fits = fit & g->rack_bits;
+    if (fits == g->fits_last)
+        return g->cap_last;
     int cap = 0;
-    for (uint32_t m = fit & g->rack_bits; m; m &= m - 1) {
+    for (uint32_t m = fits; m; m &= m - 1) {
         int v = g->values[CTZ(m)];
         cap = v > cap ? v : cap;
     }
+    g->fits_last = fits;
+    g->cap_last = cap;
     return cap;
 }
 
@@ -1408,39 +1487,48 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
         }
         lo_min = q;
     }
-    int lmv[MAX_N], wmv[MAX_N], xsv[MAX_N], capv[MAX_N];
+    int cap[MAX_N]; /* by square of the row: the best rack value fitting it (best_fitting) */
+    for (int q = lo_min; q < row_end; q++)
+        if (!cells[q])
+            cap[q - row_start] = best_fitting(g, g->xmask[q] & usable);
+    Shadow sh;
     for (int lo = lo_min; lo <= a; lo++) {
         if (lo > row_start && cells[lo - 1])
             continue; /* the word would go on leftwards */
-        int64_t held = 0, wmul = 1, best = -1, bestn = -1;
+        int64_t held = 0, best = -1, bestn = -1;
         uint64_t board_key = 0; /* the letters already on lo..q (see word_letters) */
         int64_t *row = g->hib[lo - row_start], *rown = g->hibn[lo - row_start];
         for (int y = 0; y < n; y++)
             row[y] = rown[y] = -1;
-        int k = 0;
+        sh.k = sh.u = 0;
+        sh.wmul = 1;
+        sh.crossed = sh.restricted = 0;
         for (int q = lo; q < row_end; q++) {
             int code = cells[q];
             if (code) {
                 held += (code & BLANK) ? 0 : g->values[code & LETTER_MASK];
                 board_key += g->packed->letter_key[code & LETTER_MASK];
             } else {
-                uint32_t fit = g->xmask[q] & usable;
-                if (q > a && (k >= tiles || !fit))
+                if (q > a && (sh.k >= tiles || !(g->xmask[q] & usable)))
                     break;
-                lmv[k] = g->lm[q];
-                wmv[k] = g->wm[q];
-                xsv[k] = g->xsum[q];
-                capv[k] = best_fitting(g, fit);
-                wmul *= wmv[k];
-                if (wmul > (1 << 24))
-                    no_bound = 1; /* absurd premiums: never pruned */
-                k++;
+                if (no_bound) {
+                    sh.k++;
+                } else {
+                    shadow_add(&sh, g->lm[q], g->wm[q], g->xsum[q], cap[q - row_start]);
+                    if (sh.wmul > (1 << 24))
+                        no_bound = 1; /* absurd premiums: never pruned */
+                }
             }
+            int k = sh.k;
             if (q < a || (q + 1 < row_end && cells[q + 1]))
                 continue; /* not an end: the anchor must be covered, the word cannot stop */
             if (k == g->rack_size && g->wholes_found)
                 continue; /* its plays are recorded already (whole_rack_plays) */
-            int64_t b = no_bound ? INT64_MAX / 4 : shadow_bound(g, vals, held, wmul, lmv, wmv, xsv, capv, k);
+            int64_t b = no_bound ? INT64_MAX / 4 : shadow_of(g, &sh, vals, held);
+#ifdef SHADOW_CHECK
+            if (!no_bound && b != shadow_bound(g, vals, held, sh.wmul, sh.lmv, sh.wmv, sh.xsv, sh.capv, k))
+                abort();
+#endif
             if (k == g->rack_size && k == tiles && b >= floor_of(g) && !whole_rack_word(g, board_key))
                 continue; /* no word is made of the whole rack and the letters on lo..q: no play */
             row[q - row_start] = b;
