@@ -301,6 +301,8 @@ typedef struct {
     int defer;        /* blanks on the rack, pruned, by score: the walk puts a blank only on a letter
                        * with no tile of its own left; record adds the plays with the blanks elsewhere */
     int blanks0;      /* with defer: the rack's blanks */
+    int sets;         /* the rack's last blank is walked as every letter it can be at once (walk_sets) */
+    int bi;           /* in that walk: the blank's index in placed */
     uint64_t wg_key[64];     /* groups_for's answers by board_key (wg_ok: 1 when held), each */
     uint8_t wg_ok[64];       /* wg_n groups from wg_pool[wg_first] */
     int wg_first[64], wg_n[64];
@@ -716,6 +718,8 @@ static inline int rack_stays(const Gen *g, const Node *s)
  * six arguments, which the ABI passes in registers. g->err is tested after every call that
  * can set it (record, the recursive calls), so the walk unwinds at once without a test on entry. */
 
+static void walk_sets(Gen *g, int pos, const Node *s, uint32_t letters, int msum, int wmul, int xtot, int rightwards);
+
 static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
 {
     uint32_t m = s->mask;
@@ -741,8 +745,11 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
                        (g->hibn_row[pos - g->row_start] < floor_of(g) && rack_stays(g, s))))
         return; /* no word ending here or further right can reach the best N */
     uint32_t allowed = m & g->xmask[pos];
+    int together = 0; /* the rack's last blank: walk_sets, after the tiles */
     if (!g->rack[0])
         allowed &= g->rack_bits;
+    else if (g->sets && g->rack[0] == 1)
+        together = 1, allowed &= g->rack_bits;
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
@@ -763,7 +770,7 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
             if (g->err)
                 return;
         }
-        if (g->rack[0] && !(g->defer && g->rack[letter])) {
+        if (g->rack[0] && !together && !(g->defer && g->rack[letter])) {
             g->rack[0]--;
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
@@ -775,6 +782,8 @@ static void right(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
                 return;
         }
     }
+    if (together)
+        walk_sets(g, pos, s, g->xmask[pos] & (g->defer ? ~g->rack_bits : ALL_LETTERS), msum, wmul, xtot, 1);
 }
 
 static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot);
@@ -825,8 +834,11 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
         return;
     }
     uint32_t allowed = m & g->xmask[pos];
+    int together = 0; /* the rack's last blank: walk_sets, after the tiles */
     if (!g->rack[0])
         allowed &= g->rack_bits;
+    else if (g->sets && g->rack[0] == 1)
+        together = 1, allowed &= g->rack_bits;
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
@@ -847,7 +859,7 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
             if (g->err)
                 return;
         }
-        if (g->rack[0] && !(g->defer && g->rack[letter])) {
+        if (g->rack[0] && !together && !(g->defer && g->rack[letter])) {
             g->rack[0]--;
             g->placed[g->nplaced].pos = pos;
             g->placed[g->nplaced].code = letter | BLANK;
@@ -859,6 +871,201 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
                 return;
         }
     }
+    if (together)
+        walk_sets(g, pos, s, g->xmask[pos] & (g->defer ? ~g->rack_bits : ALL_LETTERS), msum, wmul, xtot, 0);
+}
+
+/* ------------------------------------------------------------------ the last blank, every letter at once */
+
+/* Once the rack's last blank is down, the walk that follows is the same for every letter the
+ * blank can be but for the GADDAG states: a few of those letters go on to make words, most
+ * soon stop. Walked one letter at a time, each repeats the squares, the rack, the bounds and
+ * the calls; walk_sets walks them together, as a set of (state, the blank's letter), each new
+ * tile stepping every state that has an edge for it. A play is recorded once for each state
+ * at a word's end, with the blank as that state's letter (g->placed[g->bi]); no blank is left
+ * on the rack meanwhile. The plays are the same, found in another order: used whenever they
+ * are ranked or counted (keep != -1), not when all are handed back in movegen's order.
+ * The walk tests hib and lob only: hibn and lobn differ from them only where the whole rack's
+ * plays were not found from the words first (whole_rack_plays), and testing fewer bounds
+ * prunes less but keeps every play. */
+
+typedef struct {
+    const Node *s;
+    int letter; /* the blank's */
+} Member;
+
+static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
+static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
+
+/* The plays of the members whose state ends a word, on start..end. */
+static void record_set(Gen *g, int start, int end, const Member *set, int n, int total, int wmul)
+{
+    for (int i = 0; i < n && !g->err; i++)
+        if (set[i].s->mask & 1u) {
+            g->placed[g->bi].code = set[i].letter | BLANK;
+            record(g, start, end, total, wmul);
+        }
+}
+
+/* The members that have an edge for ``code``, stepped, into out; how many. Without a branch
+ * per member (which has the edge is anyone's guess): each is written, and kept by counting it. */
+static inline int step_set(const Gen *g, const Member *set, int n, int code, Member *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t m = set[i].s->mask;
+        out[k].s = &g->edges[set[i].s->first + POPCOUNT(m & ((1u << code) - 2u))];
+        out[k].letter = set[i].letter;
+        k += (m >> code) & 1u;
+    }
+    return k;
+}
+
+/* The union of the members' edges (bit 0: some member ends a word). */
+static inline uint32_t set_mask(const Member *set, int n)
+{
+    uint32_t any = 0;
+    for (int i = 0; i < n; i++)
+        any |= set[i].s->mask;
+    return any;
+}
+
+static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot)
+{
+    Member next[27];
+    uint32_t any = set_mask(set, n);
+    if (pos == g->row_end) {
+        if (any & 1u)
+            record_set(g, g->start, pos, set, n, msum * wmul + xtot, wmul);
+        return;
+    }
+    int code = g->cells[pos];
+    if (code) {
+        int letter = code & LETTER_MASK;
+        if ((any >> letter) & 1u)
+            right_set(g, pos + 1, next, step_set(g, set, n, letter, next),
+                      msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot);
+        return;
+    }
+    if ((any & 1u) && pos > g->cover) {
+        record_set(g, g->start, pos, set, n, msum * wmul + xtot, wmul);
+        if (g->err)
+            return;
+    }
+    if (g->pruning && g->hib_row[pos - g->row_start] < floor_of(g))
+        return; /* no word ending here or further right can reach the best N */
+    uint32_t allowed = any & g->xmask[pos] & g->rack_bits;
+    int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
+    while (allowed) {
+        uint32_t low = allowed & (0u - allowed);
+        int letter = CTZ(allowed);
+        allowed ^= low;
+        int k = step_set(g, set, n, letter, next);
+        if (!--g->rack[letter])
+            g->rack_bits &= ~low;
+        int v = g->values[letter] * lmul;
+        g->placed[g->nplaced].pos = pos;
+        g->placed[g->nplaced].code = letter;
+        g->nplaced++;
+        right_set(g, pos + 1, next, k, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
+        g->nplaced--;
+        if (!g->rack[letter]++)
+            g->rack_bits |= low;
+        if (g->err)
+            return;
+    }
+}
+
+/* Square ``pos`` now holds the leftmost letter (as after_left). */
+static void after_left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot)
+{
+    int rs = g->row_start, anchor = g->anchor;
+    int left_free = pos == rs || !g->cells[pos - 1];
+    if (left_free && pos <= g->cover && (!g->pruning || g->lob[pos - rs] >= floor_of(g))) {
+        uint32_t any = set_mask(set, n);
+        if ((any & 1u) && anchor >= g->cover && (anchor + 1 == g->row_end || !g->cells[anchor + 1])) {
+            record_set(g, pos, anchor + 1, set, n, msum * wmul + xtot, wmul);
+            if (g->err)
+                return;
+        }
+        if (((any >> SEP) & 1u) && anchor + 1 < g->row_end) {
+            Member turned[27];
+            int k = step_set(g, set, n, SEP, turned); /* at least one: some member has the edge */
+            g->start = pos;
+            g->hib_row = g->hib[pos - rs];
+            right_set(g, anchor + 1, turned, k, msum, wmul, xtot);
+            if (g->err)
+                return;
+        }
+    }
+    if (pos > rs && (!g->pruning || g->lob_left[pos - 1 - rs] >= floor_of(g))) {
+        int p = pos - 1;
+        if (g->cells[p] || p == g->cover || (!g->is_anchor[p] && g->nplaced + g->reserve < g->tiles))
+            left_set(g, p, set, n, msum, wmul, xtot);
+    }
+}
+
+static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot)
+{
+    Member next[27];
+    uint32_t any = set_mask(set, n);
+    int code = g->cells[pos];
+    if (code) {
+        int letter = code & LETTER_MASK;
+        if ((any >> letter) & 1u)
+            after_left_set(g, pos, next, step_set(g, set, n, letter, next),
+                           msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot);
+        return;
+    }
+    uint32_t allowed = any & g->xmask[pos] & g->rack_bits;
+    int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
+    while (allowed) {
+        uint32_t low = allowed & (0u - allowed);
+        int letter = CTZ(allowed);
+        allowed ^= low;
+        int k = step_set(g, set, n, letter, next);
+        if (!--g->rack[letter])
+            g->rack_bits &= ~low;
+        int v = g->values[letter] * lmul;
+        g->placed[g->nplaced].pos = pos;
+        g->placed[g->nplaced].code = letter;
+        g->nplaced++;
+        after_left_set(g, pos, next, k, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
+        g->nplaced--;
+        if (!g->rack[letter]++)
+            g->rack_bits |= low;
+        if (g->err)
+            return;
+    }
+}
+
+/* The rack's last blank on square ``pos`` (empty) from state ``s``, as every letter it can be
+ * there at once: the letters ``letters`` allows. ``rightwards``: the walk is going right. */
+static void walk_sets(Gen *g, int pos, const Node *s, uint32_t letters, int msum, int wmul, int xtot, int rightwards)
+{
+    Member set[27];
+    int n = 0;
+    uint32_t m = s->mask & letters;
+    while (m) {
+        int letter = CTZ(m);
+        m &= m - 1;
+        set[n].s = step(g, s, letter);
+        set[n++].letter = letter;
+    }
+    if (!n)
+        return;
+    int wmm = g->wm[pos], xs = g->xsum[pos];
+    g->rack[0]--;
+    g->bi = g->nplaced;
+    g->placed[g->nplaced].pos = pos;
+    g->placed[g->nplaced].code = BLANK;
+    g->nplaced++;
+    if (rightwards)
+        right_set(g, pos + 1, set, n, msum, wmul * wmm, xs >= 0 ? xtot + xs * wmm : xtot);
+    else
+        after_left_set(g, pos, set, n, msum, wmul * wmm, xs >= 0 ? xtot + xs * wmm : xtot);
+    g->nplaced--;
+    g->rack[0]++;
 }
 
 /* ------------------------------------------------------------------ views, cross-checks, anchors */
@@ -2090,6 +2297,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     g->nogil = 1;
     PyThreadState *unlocked = PyEval_SaveThread();
 #endif
+    g->sets = keep != -1; /* the plays are ranked or counted, not handed back in movegen's order */
     if (prune && keep > 0) {
         Py_ssize_t ntasks = 0;
         if (packed->akey && g->rack[0] <= MAX_BLANKS && g->tiles == rack_size && rack_size >= ANA_MIN &&
