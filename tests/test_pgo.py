@@ -1,6 +1,8 @@
 """tools/pgo.py, the move generator rebuilt with profile-guided optimisation (make pgo; the
 image always does it): it compiles as setup.py does, its module answers exactly as the plain
-build on positions it was not trained on, and a failure leaves the installed module as it was."""
+build on positions it was not trained on, and a failure leaves the installed module as it was.
+Its build and workload also check the move generator built other ways: with its bounds checked
+one by one (-DSHADOW_CHECK) and under the address and undefined-behaviour sanitizers."""
 
 from __future__ import annotations
 
@@ -161,3 +163,39 @@ def test_the_bounds_made_a_square_at_a_time_are_shadow_bounds(tmp_path: Path) ->
     checked, plain = pgo.run_workloads(out, installed, lexicons=ROOT / "lexicons")
     assert checked == plain
     assert answers(out) == answers(installed)
+
+
+def sanitizer_runtime() -> Path | None:
+    """GCC's AddressSanitizer runtime, which must be loaded before Python for a module built
+    with it."""
+    try:
+        out = subprocess.run([*pgo.compiler(), "-print-file-name=libasan.so"], capture_output=True, text=True,
+                             timeout=30).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return Path(out) if out and Path(out).is_absolute() and Path(out).exists() else None
+
+
+def test_the_search_under_address_and_undefined_behaviour_sanitizers(tmp_path: Path) -> None:
+    """The move generator built with -fsanitize=address,undefined (any error aborts): the tool's
+    workload (self-play of the four games, 0-2 blanks, payloads, counts, filters, equity) and
+    the bench positions answer as the installed module, with no out-of-bounds access, overflow
+    or other undefined behaviour on the way."""
+    gcc_or_skip()
+    runtime = sanitizer_runtime()
+    if runtime is None:
+        pytest.skip("no libasan next to the C compiler")
+    out = tmp_path / "_fastgen.so"
+    pgo.build(ROOT / "engine" / "_fastgen.c", tmp_path / "_fastgen.o", out,
+              ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer"])
+    installed = pgo.installed_module()
+    plain = pgo.run_workloads(installed, lexicons=ROOT / "lexicons")
+    env = {**os.environ, "LD_PRELOAD": str(runtime), "ASAN_OPTIONS": "detect_leaks=0"}
+    done = subprocess.run([sys.executable, str(PGO), "--workload", str(out), "--lexicons", str(ROOT / "lexicons")],
+                          capture_output=True, text=True, timeout=600, cwd="/", env=env)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == plain[0]
+    checked = subprocess.run([sys.executable, "-c", ANSWERS, str(out), str(ROOT / "bench" / "positions.json"),
+                              str(PGO.parent)], capture_output=True, text=True, timeout=600, cwd="/", env=env)
+    assert checked.returncode == 0, checked.stderr[-3000:]
+    assert json.loads(checked.stdout) == answers(installed)
