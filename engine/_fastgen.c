@@ -991,8 +991,9 @@ static void after_left_set(Gen *g, int pos, Member *set, int n, int msum, int wm
         if (((any >> SEP) & 1u) && anchor + 1 < g->row_end) {
             Member turned[27];
             int k = step_set(g, set, n, SEP, turned); /* at least one: some member has the edge */
-            g->start = pos;
+            g->start = pos; /* as after_left: right_set reads only start and hib_row */
             g->hib_row = g->hib[pos - rs];
+            g->hibn_row = g->hibn[pos - rs];
             right_set(g, anchor + 1, turned, k, msum, wmul, xtot);
             if (g->err)
                 return;
