@@ -96,6 +96,11 @@ static inline int POPCOUNT(uint32_t x)
 }
 #endif
 #if defined(__GNUC__) || defined(__clang__)
+#define ALWAYS_INLINE inline __attribute__((always_inline)) /* a part of its callers, not a call */
+#else
+#define ALWAYS_INLINE inline
+#endif
+#if defined(__GNUC__) || defined(__clang__)
 #define CTZ(x) __builtin_ctz(x) /* a plain instruction on every x86-64 and ARM64 */
 #else
 static inline int CTZ(uint32_t x)
@@ -895,6 +900,7 @@ typedef struct {
 } Member;
 
 static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
+static void after_left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
 static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
 
 /* The plays of the members whose state ends a word, on start..end. */
@@ -930,6 +936,39 @@ static inline uint32_t set_mask(const Member *set, int n)
     return any;
 }
 
+/* Each rack tile some member has an edge for, on square ``pos`` (empty; ``any``: the members'
+ * edges), then on rightwards (right_set, from the next square) or, ``rightwards`` 0, from this
+ * square as the leftmost so far (after_left_set). */
+static ALWAYS_INLINE void place_set(Gen *g, int pos, const Member *set, int n, uint32_t any, int msum,
+                                    int wmul, int xtot, int rightwards)
+{
+    Member next[27];
+    uint32_t allowed = any & g->xmask[pos] & g->rack_bits;
+    int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
+    while (allowed) {
+        uint32_t low = allowed & (0u - allowed);
+        int letter = CTZ(allowed);
+        allowed ^= low;
+        int k = step_set(g, set, n, letter, next);
+        if (!--g->rack[letter])
+            g->rack_bits &= ~low;
+        int v = g->values[letter] * lmul;
+        g->placed[g->nplaced].pos = pos;
+        g->placed[g->nplaced].code = letter;
+        g->nplaced++;
+        int xt = xs >= 0 ? xtot + (xs + v) * wmm : xtot;
+        if (rightwards)
+            right_set(g, pos + 1, next, k, msum + v, wmul * wmm, xt);
+        else
+            after_left_set(g, pos, next, k, msum + v, wmul * wmm, xt);
+        g->nplaced--;
+        if (!g->rack[letter]++)
+            g->rack_bits |= low;
+        if (g->err)
+            return;
+    }
+}
+
 static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot)
 {
     Member next[27];
@@ -954,26 +993,7 @@ static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, i
     }
     if (g->pruning && g->hib_row[pos - g->row_start] < floor_of(g))
         return; /* no word ending here or further right can reach the best N */
-    uint32_t allowed = any & g->xmask[pos] & g->rack_bits;
-    int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
-    while (allowed) {
-        uint32_t low = allowed & (0u - allowed);
-        int letter = CTZ(allowed);
-        allowed ^= low;
-        int k = step_set(g, set, n, letter, next);
-        if (!--g->rack[letter])
-            g->rack_bits &= ~low;
-        int v = g->values[letter] * lmul;
-        g->placed[g->nplaced].pos = pos;
-        g->placed[g->nplaced].code = letter;
-        g->nplaced++;
-        right_set(g, pos + 1, next, k, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
-        g->nplaced--;
-        if (!g->rack[letter]++)
-            g->rack_bits |= low;
-        if (g->err)
-            return;
-    }
+    place_set(g, pos, set, n, any, msum, wmul, xtot, 1);
 }
 
 /* Square ``pos`` now holds the leftmost letter (as after_left). */
@@ -1018,26 +1038,7 @@ static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, in
                            msum + ((code & BLANK) ? 0 : g->values[letter]), wmul, xtot);
         return;
     }
-    uint32_t allowed = any & g->xmask[pos] & g->rack_bits;
-    int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
-    while (allowed) {
-        uint32_t low = allowed & (0u - allowed);
-        int letter = CTZ(allowed);
-        allowed ^= low;
-        int k = step_set(g, set, n, letter, next);
-        if (!--g->rack[letter])
-            g->rack_bits &= ~low;
-        int v = g->values[letter] * lmul;
-        g->placed[g->nplaced].pos = pos;
-        g->placed[g->nplaced].code = letter;
-        g->nplaced++;
-        after_left_set(g, pos, next, k, msum + v, wmul * wmm, xs >= 0 ? xtot + (xs + v) * wmm : xtot);
-        g->nplaced--;
-        if (!g->rack[letter]++)
-            g->rack_bits |= low;
-        if (g->err)
-            return;
-    }
+    place_set(g, pos, set, n, any, msum, wmul, xtot, 0);
 }
 
 /* The rack's last blank on square ``pos`` (empty) from state ``s``, as every letter it can be
