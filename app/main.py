@@ -13,18 +13,19 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from starlette.middleware.gzip import GZipMiddleware
 
-from engine import GAMES, search
+from engine import GAMES, LexiconStore, search
 from engine.errors import EngineError
 from engine.lexicon import cache_writable, default_cache_dir, native_available
 from engine.strategy import leaves
 
-from . import VERSION
+from . import VERSION, peers
 from .errors import BodySizeLimit, JsonCORSMiddleware, StripTrailingSlash, install_error_handlers
 from .fastroutes import FastRoutes
 from .limits import Gate
@@ -77,18 +78,29 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     why = search.why_reference()
     SEARCH_COMPILED.set(why is None)
     if why is not None:
-        log.warning("!!! the pure-Python move generator answers (%s): searches are 50-600x slower, and those "
-                    "with two or more blanks wait for the expensive lane. /readyz reports \"search\".", why)
+        log.warning("!!! the pure-Python move generator answers (%s): searches are 34-100x slower, thousands "
+                    "of times with blanks, and those with two or more blanks wait for the expensive lane. "
+                    "/readyz reports \"search\".", why)
     if not native_available():
         log.warning("the compiled lexicon builder (engine._fastlex) is not built: compiling a list takes 8-30 s")
     # Loading (or, on the first run, compiling) the default list runs in a background thread:
     # the server binds its port at once and reports 503 not_ready until the lexicon is loaded.
     log.info("loading lexicon %r in the background (/readyz answers 503 until it is loaded)", settings.default_lexicon)
     app.state.store.start(settings.default_lexicon, keep=True)  # tried again by itself if it fails
+    if peers.active():  # one of several workers: say when this one is ready (app.peers)
+        threading.Thread(target=mark_when_loaded, args=(app.state.store, settings.default_lexicon),
+                         name="peers", daemon=True).start()
     # the leave values too (a table of 130,000 leaves takes most of a second of CPU to check), so
     # the first request ranked by equity does not pay for them within its budget
     threading.Thread(target=warm_leaves, name="warm-leaves", daemon=True).start()
     yield
+
+
+def mark_when_loaded(store: LexiconStore, name: str) -> None:
+    """Mark this worker's slot (app.peers) once its default list is loaded."""
+    while not store.loaded(name):
+        time.sleep(0.02)
+    peers.mark_loaded()
 
 
 def warm_leaves() -> None:

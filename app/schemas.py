@@ -565,8 +565,8 @@ class Ready(BaseModel):
     word_count: int
     search: Literal["compiled", "reference"] = Field(
         description="Which move generator answers: compiled, the C core (engine/_fastgen.c); reference, the "
-        "pure-Python engine, the same plays 50-600x slower (no C compiler at install time, "
-        "WORDSOLVER_PURE_PYTHON set, or a CPU without POPCNT). With the reference, searches with two or "
+        "pure-Python engine, the same plays 34-100x slower, and thousands of times with blanks (no C compiler "
+        "at install time, WORDSOLVER_PURE_PYTHON set, or a CPU without POPCNT). With the reference, searches with two or "
         "more blanks wait for the expensive lane. The service logs why at start.")
 
 

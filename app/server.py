@@ -45,6 +45,7 @@ try:  # the C HTTP parser, with uvloop: a third less CPU per cheap request than 
 except ImportError:  # not installed: uvicorn's pure-Python h11
     HttpToolsProtocol = None  # type: ignore[assignment, misc]
 
+from . import peers
 from .limits import ARRIVED_AT, PENDING
 
 log = logging.getLogger("wordsolver.server")
@@ -238,8 +239,10 @@ def _config(options: dict[str, Any]) -> uvicorn.Config:
     return _TcpConfig("app.main:app", http=PROTOCOL, loop="auto", access_log=False, **options)
 
 
-def _worker(host: str, port: int, options: dict[str, Any]) -> None:
-    """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it."""
+def _worker(host: str, port: int, options: dict[str, Any], slot: int) -> None:
+    """One worker process: its own SO_REUSEPORT socket, one uvicorn server on it; ``slot``: its
+    place among the workers, whose readiness it marks (app.peers)."""
+    os.environ[peers.SLOT_ENV] = str(slot)
     sock = listen(host, port, reuse_port=True)
     config = _config(options)
     config.load()  # the app imported and the process tuned (_TcpConfig.load) before serving
@@ -293,9 +296,14 @@ class Supervisor:
         self.drain_timeout = drain_timeout
         self.context = multiprocessing.get_context("spawn")
         self.stopping = False
+        # the workers' readiness marks (app.peers), in the environment the workers inherit
+        self.peers = tempfile.mkdtemp(prefix="wordsolver-peers-")
+        atexit.register(shutil.rmtree, self.peers, True)
+        os.environ[peers.DIR_ENV], os.environ[peers.COUNT_ENV] = self.peers, str(workers)
 
-    def spawn(self) -> multiprocessing.process.BaseProcess:
-        proc = self.context.Process(target=_worker, args=(self.host, self.port, dict(self.options)),
+    def spawn(self, slot: int) -> multiprocessing.process.BaseProcess:
+        peers.clear(self.peers, slot)  # the new worker has loaded nothing yet: the service is not ready
+        proc = self.context.Process(target=_worker, args=(self.host, self.port, dict(self.options), slot),
                                     name="wordsolver-worker")
         proc.start()
         return proc
@@ -307,7 +315,7 @@ class Supervisor:
         guard = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
         guard.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         guard.bind((self.host, self.port))
-        procs = [self.spawn() for _ in range(self.workers)]
+        procs = [self.spawn(i) for i in range(self.workers)]
         print(f"wordsolver: serving on http://{self.host}:{self.port} with {self.workers} workers "
               f"(pids {', '.join(str(p.pid) for p in procs)})", flush=True)
 
@@ -323,7 +331,7 @@ class Supervisor:
                     if not proc.is_alive() and not self.stopping:
                         print(f"wordsolver: worker {proc.pid} exited ({proc.exitcode}); starting a new one", flush=True)
                         _forget(proc.pid)
-                        procs[i] = self.spawn()
+                        procs[i] = self.spawn(i)
         finally:
             for proc in procs:
                 if proc.is_alive() and proc.pid:

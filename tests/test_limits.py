@@ -38,7 +38,7 @@ def test_requests_are_classed_by_what_they_will_do() -> None:
 
 
 def test_two_blanks_are_expensive_for_the_pure_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The reference walks a two-blank rack in 50-600x the compiled core's time."""
+    """The reference walks a two-blank rack in hundreds to thousands of times the compiled core's time."""
     import app.limits
 
     monkeypatch.setattr(app.limits.search, "instant", lambda: False)

@@ -165,6 +165,52 @@ def test_a_killed_worker_is_replaced_and_gets_traffic(service: Service) -> None:
             c.close()
 
 
+def test_ready_only_when_every_worker_has_its_list(service: Service) -> None:
+    """/readyz is the service's readiness, not one worker's (app.peers): with a worker killed,
+    the one left says 503 until the replacement has loaded the default list too, and once
+    /readyz says 200 every worker does. (Before, the first worker to load said 200 while the
+    other still answered 503 not_ready: a probe could pass a pod whose requests then failed.)"""
+    before = service.workers()
+    victim = min(before)
+    os.kill(victim, signal.SIGKILL)
+    # the supervisor sees the death within 0.2 s and clears the slot as it starts the replacement
+    assert wait_until(lambda: len(service.workers()) == 2 and victim not in service.workers(), 15)
+    waiting = []
+
+    def replaced_and_ready() -> bool:
+        answer = httpx.get(f"{service.url}/readyz", timeout=2)
+        if answer.status_code == 503 and "other worker" in answer.json()["error"]["message"]:
+            waiting.append(answer)
+        return answer.status_code == 200
+
+    assert wait_until(replaced_and_ready, 60)
+    assert waiting, "the worker left never said that another one was still loading"
+    answers = [httpx.get(f"{service.url}/readyz", timeout=2) for _ in range(20)]  # a new connection each
+    assert all(a.status_code == 200 and a.json()["status"] == "ready" for a in answers)
+    assert len({a.json()["word_count"] for a in answers}) == 1
+
+
+def test_a_worker_waits_for_its_peers_before_it_says_ready(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """In one process: as worker 0 of 2 (the supervisor's environment), /readyz is 503 naming the
+    other worker until its mark is there, then 200."""
+    from fastapi.testclient import TestClient
+
+    from app import peers
+
+    monkeypatch.setenv(peers.DIR_ENV, str(tmp_path))
+    monkeypatch.setenv(peers.COUNT_ENV, "2")
+    monkeypatch.setenv(peers.SLOT_ENV, "0")
+    with TestClient(create_app(Settings())) as client:
+        assert wait_until(lambda: (tmp_path / "0").exists(), 60)  # its own list loaded: its slot marked
+        answer = client.get("/readyz")
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "1"
+        assert "1 other worker(s) of the service are still loading it" in answer.json()["error"]["message"]
+        (tmp_path / "1").touch()
+        assert client.get("/readyz").json()["status"] == "ready"
+        peers.clear(str(tmp_path), 1)  # a replacement starts in slot 1
+        assert client.get("/readyz").status_code == 503
+
+
 def test_a_half_sent_request_head_is_closed(service: Service) -> None:
     with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
         s.sendall(b"POST /v1/games/crossplay/moves HTTP/1.1\r\nHost: x\r\n")  # no blank line: head never ends

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Response
 
 from engine import search
 
+from .. import peers
 from ..deps import SettingsDep, StoreDep
 from ..errors import error_response
 from ..observability import metrics_text
@@ -28,6 +29,11 @@ async def readyz(store: StoreDep, settings: SettingsDep) -> Ready | JSON:
     name = settings.default_lexicon
     status, lex = store.status(name)
     if lex is not None:
+        waiting = peers.still_loading()
+        if waiting:  # this worker is, not yet the service (app.peers)
+            return error_response(503, "not_ready", f"the default lexicon {name!r} is loaded in this worker but "
+                                  f"{waiting} other worker(s) of the service are still loading it",
+                                  {"lexicon": name}, headers={"Retry-After": "1"})
         return Ready(status="ready", lexicon=name, word_count=lex.word_count,
                      search="compiled" if search.implementation() == "compiled" else "reference")
     failure = store.error(name)
