@@ -97,9 +97,10 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def mark_when_loaded(store: LexiconStore, name: str) -> None:
-    """Mark this worker's slot (app.peers) once its default list is loaded."""
+    """Mark this worker's slot (app.peers) once its default list is loaded (asked every 50 ms: a
+    list that failed for good keeps this thread waiting, cheaply, for a fixed file)."""
     while not store.loaded(name):
-        time.sleep(0.02)
+        time.sleep(0.05)
     peers.mark_loaded()
 
 
