@@ -7,13 +7,13 @@
  * tests/test_native.py checks the two against each other play for play.
  *
  * generate(n, cells, lm, wm, starts, values, rack, rack_size, bonus, views,
- *          dmask, dfirst, dchild, droot, gaddag, keep, prune, rank, scores
+ *          gaddag, keep, prune, rank, scores
  *          [, min_length, no_blanks, square, need]) -> (count, plays, scores)
  *
  * cells, lm and wm are the board (n*n bytes, row by row); the views (bit 1: across, bit 2:
  * down, the transpose) are derived here. `starts` are the start squares (board indices,
- * int32) used when the board is empty. d* is the forward DAWG (cross-checks); gaddag is the
- * GADDAG as pack(mask, first, child, root) returns it (built once per lexicon).
+ * int32) used when the board is empty. gaddag is the GADDAG as pack(mask, first, child, root
+ * [, the DAWG's]) returns it (built once per lexicon); the cross-checks are read from it too.
  *
  * keep: -1 returns every play (views in order, anchors in board order: exactly
  * movegen.generate_view's order), or with `scores` [s] those scoring at least s (every play
@@ -1093,8 +1093,26 @@ static inline int64_t dawg_step(const Dawg *d, uint32_t s, int code)
     return d->child[e];
 }
 
-/* movegen.cross_checks for every square of view ``v``: 0 on success, -1 with an exception. */
-static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int *values)
+/* The letters that end a word one step from state ``s``: its edges to a final state. A
+ * state's edges are adjacent, the letters' in code order. */
+static inline uint32_t final_edges(const Node *edges, const Node *s)
+{
+    uint32_t m = s->mask & ALL_LETTERS, out = 0;
+    const Node *e = &edges[s->first];
+    while (m) {
+        uint32_t low = m & (0u - m);
+        m ^= low;
+        out |= (e++->mask & 1u) ? low : 0u;
+    }
+    return out;
+}
+
+/* movegen.cross_checks for every square of view ``v``, from the GADDAG (``edges``, ``root``),
+ * whose paths spell a word from any of its letters leftwards to the first, then SEP and the
+ * rest: the cross-word of an empty square is P c S (P the tiles above it, S those below).
+ * With P, walk P upwards and SEP, then each letter c and S; without P, walk S upwards: the
+ * letters c are then the edges to a final state, no letter walked for each. */
+static void cross_checks(View *v, int n, const Node *edges, const Node *root, const int *values)
 {
     const uint8_t *cells = v->cells;
     int nn = n * n;
@@ -1104,9 +1122,8 @@ static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int 
             v->xmask[i] = 0;
             continue;
         }
-        int r = i / n;
-        int above = r > 0 && cells[i - n];
-        int below = r < n - 1 && cells[i + n];
+        int above = i >= n && cells[i - n];
+        int below = i < nn - n && cells[i + n];
         if (!above && !below) {
             v->xmask[i] = ALL_LETTERS;
             continue;
@@ -1114,7 +1131,7 @@ static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int 
         int top = i, bottom = i;
         while (top >= n && cells[top - n])
             top -= n;
-        while (bottom < n * (n - 1) && cells[bottom + n])
+        while (bottom < nn - n && cells[bottom + n])
             bottom += n;
         int sum = values[0]; /* the square itself, empty: as movegen sums values[cells[i]] */
         for (int j = top; j <= bottom; j += n)
@@ -1122,31 +1139,44 @@ static int cross_checks(View *v, int n, const Dawg *d, uint32_t root, const int 
                 sum += (cells[j] & BLANK) ? 0 : values[cells[j] & LETTER_MASK];
         v->xsum[i] = sum;
         v->xmask[i] = 0;
-        int64_t s = root;
-        for (int j = top; j < i && s >= 0; j += n)
-            s = dawg_step(d, (uint32_t)s, cells[j] & LETTER_MASK);
-        if (s == -2)
-            goto malformed;
-        if (s < 0)
+        const Node *s = root;
+        int from = above ? i - n : bottom, to = above ? top : i + n; /* P upwards, or S upwards */
+        for (int j = from; j >= to; j -= n) {
+            int code = cells[j] & LETTER_MASK;
+            if (!((s->mask >> code) & 1u))
+                goto next;
+            s = &edges[s->first + POPCOUNT(s->mask & ((1u << code) - 2u))];
+        }
+        if (!above) {
+            v->xmask[i] = final_edges(edges, s);
             continue;
-        uint32_t m = d->mask[s] & ALL_LETTERS, allowed = 0;
+        }
+        if (!((s->mask >> SEP) & 1u))
+            continue;
+        s = &edges[s->first + POPCOUNT(s->mask & ((1u << SEP) - 2u))];
+        if (!below) {
+            v->xmask[i] = final_edges(edges, s);
+            continue;
+        }
+        uint32_t m = s->mask & ALL_LETTERS, allowed = 0;
+        const Node *e = &edges[s->first];
         while (m) {
-            int code = CTZ(m);
-            m &= m - 1;
-            int64_t t = dawg_step(d, (uint32_t)s, code);
-            for (int j = i + n; j <= bottom && t >= 0; j += n)
-                t = dawg_step(d, (uint32_t)t, cells[j] & LETTER_MASK);
-            if (t == -2)
-                goto malformed;
-            if (t >= 0 && (d->mask[t] & 1u))
-                allowed |= 1u << code;
+            uint32_t low = m & (0u - m);
+            m ^= low;
+            const Node *t = e++;
+            for (int j = i + n; j <= bottom; j += n) {
+                int code = cells[j] & LETTER_MASK;
+                if (!((t->mask >> code) & 1u))
+                    goto no;
+                t = &edges[t->first + POPCOUNT(t->mask & ((1u << code) - 2u))];
+            }
+            if (t->mask & 1u)
+                allowed |= low;
+        no:;
         }
         v->xmask[i] = allowed;
+    next:;
     }
-    return 0;
-malformed:
-    PyErr_SetString(PyExc_ValueError, "malformed DAWG: edge or state out of range");
-    return -1;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -2029,7 +2059,6 @@ static PyObject *generate(PyObject *self, PyObject *args)
 {
     int n, rack_size, bonus, views, prune, rank;
     Py_ssize_t *order = NULL;
-    unsigned int droot;
     PyObject *packed_obj;
     const Packed *packed;
     long keep;
@@ -2039,10 +2068,9 @@ static PyObject *generate(PyObject *self, PyObject *args)
     PyObject *clock = NULL; /* time.monotonic, with `deadline`: the search stops past it */
     double deadline = 0.0;
     long long scale = 1000;
-    Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0},
-              dmask = {0}, dfirst = {0}, dchild = {0}, leave = {0}, lstride = {0}, ldrop = {0};
-    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &dmask, &dfirst, &dchild, &need,
-                         &leave, &lstride, &ldrop};
+    Py_buffer cells = {0}, lm = {0}, wm = {0}, starts = {0}, values = {0}, rack = {0}, leave = {0},
+              lstride = {0}, ldrop = {0};
+    Py_buffer *bufs[] = {&cells, &lm, &wm, &starts, &values, &rack, &need, &leave, &lstride, &ldrop};
     PyObject *result = NULL, *plays = NULL, *out_scores = NULL, **pairs = NULL;
     Gen *g = NULL;
     View vw[2];
@@ -2053,14 +2081,12 @@ static PyObject *generate(PyObject *self, PyObject *args)
     Py_ssize_t nn = 0, nstarts, nout = 0;
     const int32_t *rk;
     int gc_was_enabled = 0, empty = 1;
-    Dawg d;
     int vals[MAX_N], nvals = 0;
 
-    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiy*y*y*IOlppO!|ipiy*Ody*y*y*L:generate", &n, &cells, &lm,
-                          &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &dmask, &dfirst,
-                          &dchild, &droot, &packed_obj, &keep, &prune, &rank, &PyList_Type, &scores,
-                          &min_length, &no_blanks, &square, &need, &clock, &deadline, &leave,
-                          &lstride, &ldrop, &scale))
+    if (!PyArg_ParseTuple(args, "iy*y*y*y*y*y*iiiOlppO!|ipiy*Ody*y*y*L:generate", &n, &cells, &lm,
+                          &wm, &starts, &values, &rack, &rack_size, &bonus, &views, &packed_obj, &keep,
+                          &prune, &rank, &PyList_Type, &scores, &min_length, &no_blanks, &square, &need,
+                          &clock, &deadline, &leave, &lstride, &ldrop, &scale))
         return NULL;
     packed = PyCapsule_GetPointer(packed_obj, PACKED_NAME);
     if (!packed) {
@@ -2078,12 +2104,8 @@ static PyObject *generate(PyObject *self, PyObject *args)
         !need_len("wm", &wm, nn, 1) || !need_len("values", &values, 27, 4) ||
         !need_len("rack", &rack, 27, 4))
         goto done;
-    if (starts.len % 4 || dmask.len % 4 || dfirst.len != dmask.len || dchild.len % 4) {
-        PyErr_SetString(PyExc_ValueError, "start squares and automaton arrays must hold 4-byte items");
-        goto done;
-    }
-    if ((Py_ssize_t)droot >= dmask.len / 4) {
-        PyErr_SetString(PyExc_ValueError, "automaton root out of range");
+    if (starts.len % 4) {
+        PyErr_SetString(PyExc_ValueError, "start squares must be 4-byte items");
         goto done;
     }
     if (views < 1 || views > 3) {
@@ -2178,12 +2200,6 @@ static PyObject *generate(PyObject *self, PyObject *args)
         g->scale = scale;
         g->leave_max = best == INT64_MIN ? 0 : best;
     }
-    d.mask = dmask.buf;
-    d.first = dfirst.buf;
-    d.child = dchild.buf;
-    d.nstates = dmask.len / 4;
-    d.nedges = dchild.len / 4;
-
     const uint8_t *bc = cells.buf, *blm = lm.buf, *bwm = wm.buf;
     for (Py_ssize_t i = 0; i < nn; i++) {
         int code = bc[i];
@@ -2278,8 +2294,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
                     v->wm[c * n + r] = bwm[r * n + c];
                 }
         }
-        if (cross_checks(v, n, &d, droot, g->values) < 0)
-            goto done;
+        cross_checks(v, n, packed->edges, &packed->root, g->values);
         find_anchors(v, n, starts.buf, nstarts, empty);
     }
 

@@ -197,11 +197,9 @@ def test_the_plays_handed_back_are_left_to_reference_counting(lex: Lexicon) -> N
 
 
 def _args(lex: Lexicon, rules: Ruleset, cells: list[int], rack: array) -> list:
-    d = lex.dawg
     return [rules.size, bytes(cells), bytes(rules.letter_mult), bytes(rules.word_mult),
             array("i", rules.start), array("i", rules.values), rack, rules.rack_size,
-            rules.bonus_points, compiled.BOTH, d.mask, d.first, d.child, d.root,
-            compiled._packed_gaddag(lex), -1, False, False, []]
+            rules.bonus_points, compiled.BOTH, compiled._packed_gaddag(lex), -1, False, False, []]
 
 
 def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
@@ -211,7 +209,7 @@ def test_caller_buffers_are_not_modified(lex: Lexicon) -> None:
     before = rack.tolist()
     for keep, prune in ((-1, False), (5, True)):
         args = _args(lex, rules, pos.cells, rack)
-        args[15], args[16] = keep, prune
+        args[11], args[12] = keep, prune
         count, plays, _ = engine._fastgen.generate(*args)
         assert rack.tolist() == before
         assert count >= len(plays) > 0
@@ -224,16 +222,16 @@ def test_bad_arguments_raise(lex: Lexicon) -> None:
     args[4] = array("i", [12])
     engine._fastgen.generate(*args)  # the arguments as given are fine
     for i, bad in ((1, bytes(3)), (4, array("i", [99])), (1, bytes([30] * n * n)),
-                   (9, 4), (13, len(lex.dawg.mask)), (14, b"not a packed GADDAG"), (18, [1, 2, 3]),
+                   (9, 4), (10, b"not a packed GADDAG"), (14, [1, 2, 3]),
                    (2, bytes([10] * n * n)), (3, bytes(n * n)), (6, array("i", [-1] * 27))):
         broken = list(args)
         broken[i] = bad
-        if i == 18:
-            broken[15] = 2
+        if i == 14:
+            broken[11] = 2
         with pytest.raises(ValueError):
             engine._fastgen.generate(*broken)
     floored = list(args)
-    floored[15], floored[18] = -1, [5, 6]  # every play takes one floor at most
+    floored[11], floored[14] = -1, [5, 6]  # every play takes one floor at most
     with pytest.raises(ValueError, match="at most one score"):
         engine._fastgen.generate(*floored)
 

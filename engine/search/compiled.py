@@ -424,7 +424,6 @@ def _call(
     if _fastgen is None:
         raise RuntimeError("engine._fastgen is not built")
     lm, wm, starts, values = _ruleset_buffers(rules, premiums)
-    d = lex.dawg
     try:
         return _fastgen.generate(
             rules.size,
@@ -437,10 +436,6 @@ def _call(
             rules.rack_size,
             rules.bonus_points,
             views,
-            d.mask,
-            d.first,
-            d.child,
-            d.root,
             _packed_gaddag(lex),
             keep,
             prune,
