@@ -903,11 +903,22 @@ static void right_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, i
 static void after_left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
 static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, int xtot);
 
-/* The plays of the members whose state ends a word, on start..end. */
+/* The plays of the members whose state ends a word, on start..end. With the rack's only
+ * blank deferred, record_deferred's first test is made here, for each member at little cost:
+ * the play with a tile of its own in the blank's place, which most plays fail. */
 static void record_set(Gen *g, int start, int end, const Member *set, int n, int total, int wmul)
 {
+    int64_t need = INT64_MIN, per = 0; /* a member's play is looked at from total + values * per */
+    if (g->defer && g->blanks0 == 1) {
+        int p = g->placed[g->bi].pos, full = g->nplaced == g->rack_size;
+        if (full && g->wholes_found)
+            return; /* recorded already, from the words (whole_rack_plays) */
+        if (g->floor != INT64_MIN) /* (the floor may rise meanwhile: record_deferred tests again) */
+            need = g->floor - total - (full ? g->bonus : 0);
+        per = (int64_t)g->lm[p] * (wmul + (g->xsum[p] >= 0 ? g->wm[p] : 0));
+    }
     for (int i = 0; i < n && !g->err; i++)
-        if (set[i].s->mask & 1u) {
+        if ((set[i].s->mask & 1u) && g->values[set[i].letter] * per >= need) {
             g->placed[g->bi].code = set[i].letter | BLANK;
             record(g, start, end, total, wmul);
         }
