@@ -1445,6 +1445,8 @@ static int64_t shadow_bound(const Gen *g, const int *vals, int64_t held, int64_t
                             const int *wmv, const int *xsv, const int *capv, int k);
 static int best_fitting(Gen *g, uint32_t fit);
 
+static int whole_rack_word(Gen *g, uint64_t board_key);
+
 /* Add the current view's extents that can hold a whole-rack play to ``out``: each run of
  * rack_size empty squares (and the letters among and after them) that covers an anchor, from
  * running sums over the row's squares and its empty squares; with anchor_bounds' bound of its
@@ -1483,6 +1485,9 @@ static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
             int end = at[j + need - 1] + 1;
             while (end < n && cells[rs + end])
                 end++;
+            if (!(g->rack[0] ? whole_rack_word(g, keys[end] - keys[x])
+                             : anagrams(g->packed, g->rack_key + keys[end] - keys[x]) != NULL))
+                continue; /* no word is made of the rack and the extent's letters: no play, no bound */
             int64_t held = 0, wmul = 1;
             int k = 0;
             for (int q = rs + x; q < rs + end; q++)
