@@ -2010,13 +2010,29 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
     }
     int line = r->start / n, at = r->start % n;
     untracked(tiles);
-    if (g->leave) /* and the index of the tiles used, for the caller's leave table */
-        return untracked(Py_BuildValue("(iOiis#Ni)", r->score, r->down ? Py_True : Py_False,
-                                       (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
-                                       (Py_ssize_t)len, tiles, r->lidx));
-    return untracked(Py_BuildValue("(iOiis#N)", r->score, r->down ? Py_True : Py_False,
-                                   (r->down ? at : line) + 1, (r->down ? line : at) + 1, word,
-                                   (Py_ssize_t)len, tiles));
+    /* built item by item, not by Py_BuildValue, which parses its format for each of the plays;
+     * with leave values, the index of the tiles used follows, for the caller's leave table */
+    PyObject *t = PyTuple_New(g->leave ? 7 : 6);
+    if (!t) {
+        Py_DECREF(tiles);
+        return NULL;
+    }
+    PyObject *down = r->down ? Py_True : Py_False;
+    Py_INCREF(down);
+    PyTuple_SET_ITEM(t, 0, PyLong_FromLong(r->score));
+    PyTuple_SET_ITEM(t, 1, down);
+    PyTuple_SET_ITEM(t, 2, PyLong_FromLong((r->down ? at : line) + 1));
+    PyTuple_SET_ITEM(t, 3, PyLong_FromLong((r->down ? line : at) + 1));
+    PyTuple_SET_ITEM(t, 4, PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, word, len)); /* ASCII */
+    PyTuple_SET_ITEM(t, 5, tiles);
+    if (g->leave)
+        PyTuple_SET_ITEM(t, 6, PyLong_FromLong(r->lidx));
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++)
+        if (!PyTuple_GET_ITEM(t, i)) {
+            Py_DECREF(t); /* (the items made are released with it) */
+            return NULL;
+        }
+    return untracked(t);
 }
 
 /* Sort the records idx[0..len) by rank_cmp (a merge sort: qsort has no context argument).
