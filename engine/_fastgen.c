@@ -344,6 +344,7 @@ typedef struct {
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     /* the same without the extents that take the whole rack (a play that cannot use it all) */
     int64_t lobn[MAX_N], lobn_left[MAX_N], hibn[MAX_N][MAX_N];
+    int ab_first; /* anchor_bounds' first start square (from the row's start) */
 } Gen;
 
 /* ------------------------------------------------------------------ heap of ints */
@@ -1742,6 +1743,7 @@ static int64_t anchor_bounds(Gen *g, int a, const int *vals, int nvals)
         }
         lo_min = q;
     }
+    g->ab_first = lo_min - row_start;
     int cap[MAX_N]; /* by square of the row: the best rack value fitting it (best_fitting) */
     for (int q = lo_min; q < row_end; q++)
         if (!cells[q])
@@ -1874,7 +1876,70 @@ typedef struct {
     int view;
     int anchor;
     int fine; /* the bound is anchor_bounds', not window_bound's */
+    int kept; /* with fine: the slot of Kept holding its bounds (they may have been overwritten) */
 } Task;
+
+/* The bounds of the last anchors (up to KEPT_SLOTS, 256 KB) that anchor_bounds refined and
+ * sent back to the heap: a third of them come out on top again later, and their walk needs
+ * the same bounds, which a copy restores for a fraction of making them again. A slot holds
+ * lob, lobn, lob_left and lobn_left (n each) and the rows of hib and hibn from the anchor's
+ * first start square to the anchor (n each): the rows anchor_bounds wrote, the only ones its
+ * walk reads. On the bench positions 64 slots keep all that come back (tests/test_pgo.py
+ * builds it with 2, to make the bounds again for most). */
+#ifndef KEPT_SLOTS
+#define KEPT_SLOTS 64
+#endif
+#define KEPT_BYTES (256 * 1024)
+typedef struct {
+    int64_t *data;               /* slots x stride */
+    Py_ssize_t stride;           /* 4n + 2n * n */
+    int slots;
+    int owner[KEPT_SLOTS];       /* view * n * n + anchor, -1: none */
+    int first[KEPT_SLOTS];       /* the anchor's first start square, from its row's start */
+    int next;                    /* the slot to use next (the oldest) */
+} Kept;
+
+static int kept_put(Kept *kp, const Gen *g, int view, int a)
+{
+    int k = kp->next, n = g->n, rs = a - a % n, lo = g->ab_first;
+    kp->next = (k + 1) % kp->slots;
+    kp->owner[k] = view * n * n + a;
+    kp->first[k] = lo;
+    int64_t *d = kp->data + k * kp->stride;
+    size_t row = sizeof(int64_t) * (size_t)n;
+    memcpy(d, g->lob, row);
+    memcpy(d + n, g->lobn, row);
+    memcpy(d + 2 * n, g->lob_left, row);
+    memcpy(d + 3 * n, g->lobn_left, row);
+    d += 4 * n;
+    for (int r = lo; r <= a - rs; r++, d += 2 * n) {
+        memcpy(d, g->hib[r], row);
+        memcpy(d + n, g->hibn[r], row);
+    }
+    return k;
+}
+
+/* Restore the bounds kept in slot ``k`` for anchor ``a`` of view ``view``: 1, or 0 when the
+ * slot went to another anchor since. */
+static int kept_get(const Kept *kp, Gen *g, int k, int view, int a)
+{
+    int n = g->n, rs = a - a % n;
+    if (k < 0 || kp->owner[k] != view * n * n + a)
+        return 0;
+    int lo = kp->first[k];
+    const int64_t *d = kp->data + k * kp->stride;
+    size_t row = sizeof(int64_t) * (size_t)n;
+    memcpy(g->lob, d, row);
+    memcpy(g->lobn, d + n, row);
+    memcpy(g->lob_left, d + 2 * n, row);
+    memcpy(g->lobn_left, d + 3 * n, row);
+    d += 4 * n;
+    for (int r = lo; r <= a - rs; r++, d += 2 * n) {
+        memcpy(g->hib[r], d, row);
+        memcpy(g->hibn[r], d + n, row);
+    }
+    return 1;
+}
 
 /* The tasks as a max-heap (best bound first; ties in view then anchor order). */
 static int task_before(const Task *x, const Task *y)
@@ -2108,6 +2173,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
     View vw[2];
     uint8_t *vbuf = NULL;
     Task *tasks = NULL;
+    Kept kept = {0};
     int nviews = 0;
     (void)self;
     Py_ssize_t nn = 0, nstarts, nout = 0;
@@ -2365,10 +2431,18 @@ static PyObject *generate(PyObject *self, PyObject *args)
             g->why = WHY_NOMEM;
             g->err = 1;
         }
+        if (g->rack[0] > 0) { /* the fine bounds' (no slots, out of memory: made again instead) */
+            kept.stride = 4 * (Py_ssize_t)n + 2 * (Py_ssize_t)n * n;
+            Py_ssize_t fit = KEPT_BYTES / (Py_ssize_t)sizeof(int64_t) / kept.stride;
+            kept.slots = fit > KEPT_SLOTS ? KEPT_SLOTS : fit < 1 ? 1 : (int)fit;
+            kept.data = PyMem_RawMalloc(sizeof(int64_t) * (size_t)kept.slots * (size_t)kept.stride);
+            for (int k = 0; k < KEPT_SLOTS; k++)
+                kept.owner[k] = -1;
+        }
         for (int k = 0; k < nviews && !g->err; k++) {
             use_view(g, &vw[k], square);
             for (int j = 0; j < vw[k].nanchors; j++) {
-                Task t = {window_bound(g, vw[k].anchors[j], vals, nvals), k, vw[k].anchors[j], 0};
+                Task t = {window_bound(g, vw[k].anchors[j], vals, nvals), k, vw[k].anchors[j], 0, -1};
                 if (t.bound >= 0)
                     task_push(tasks, &ntasks, t);
             }
@@ -2388,17 +2462,20 @@ static PyObject *generate(PyObject *self, PyObject *args)
              * are for racks with a blank, whose walks are far longer */
             int fine = g->rack[0] > 0;
             if (fine && (fresh_view != t.view || fresh_anchor != t.anchor)) {
-                int64_t b = anchor_bounds(g, t.anchor, vals, nvals);
                 fresh_view = t.view;
                 fresh_anchor = t.anchor;
-                if (!t.fine) {
-                    t.bound = b < t.bound ? b : t.bound;
-                    t.fine = 1;
-                    if (t.bound < 0)
-                        continue;
-                    if (ntasks > 0 && task_before(&tasks[0], &t)) {
-                        task_push(tasks, &ntasks, t);
-                        continue;
+                if (!t.fine || !kept.data || !kept_get(&kept, g, t.kept, t.view, t.anchor)) {
+                    int64_t b = anchor_bounds(g, t.anchor, vals, nvals);
+                    if (!t.fine) {
+                        t.bound = b < t.bound ? b : t.bound;
+                        t.fine = 1;
+                        if (t.bound < 0)
+                            continue;
+                        if (ntasks > 0 && task_before(&tasks[0], &t)) {
+                            t.kept = kept.data ? kept_put(&kept, g, t.view, t.anchor) : -1;
+                            task_push(tasks, &ntasks, t);
+                            continue;
+                        }
                     }
                 }
             }
@@ -2500,6 +2577,7 @@ done:
         PyMem_Free(g);
     }
     PyMem_RawFree(tasks);
+    PyMem_RawFree(kept.data);
     PyMem_RawFree(order);
     PyMem_Free(vbuf);
     Py_XDECREF(plays);

@@ -151,14 +151,16 @@ def test_with_the_pure_python_search_switched_on_it_refuses(tmp_path: Path) -> N
 def test_the_bounds_made_a_square_at_a_time_are_shadow_bounds(tmp_path: Path) -> None:
     """anchor_bounds keeps each extent's weights sorted as it grows (Shadow) instead of sorting
     them at every end (shadow_bound): a build with -DSHADOW_CHECK asks both at every end and
-    aborts on a difference. Through the tool's workload (self-play with 0-2 blanks) and the
-    bench positions, it answers as the installed module."""
+    aborts on a difference. It also keeps the bounds of two anchors sent back to the heap, not
+    64 (-DKEPT_SLOTS=2), so that most anchors coming back make theirs again. Through the tool's
+    workload (self-play with 0-2 blanks) and the bench positions, it answers as the installed
+    module."""
     if search.implementation() != "compiled":
         pytest.skip("no compiled core installed (no C compiler at install time)")
     source = ROOT / "engine" / "_fastgen.c"
     assert "#ifdef SHADOW_CHECK" in source.read_text()
     out = tmp_path / "_fastgen.so"
-    pgo.build(source, tmp_path / "_fastgen.o", out, ["-DSHADOW_CHECK"])
+    pgo.build(source, tmp_path / "_fastgen.o", out, ["-DSHADOW_CHECK", "-DKEPT_SLOTS=2"])
     installed = pgo.installed_module()
     checked, plain = pgo.run_workloads(out, installed, lexicons=ROOT / "lexicons")
     assert checked == plain
