@@ -909,17 +909,17 @@ static void left_set(Gen *g, int pos, Member *set, int n, int msum, int wmul, in
  * the play with a tile of its own in the blank's place, which most plays fail. */
 static void record_set(Gen *g, int start, int end, const Member *set, int n, int total, int wmul)
 {
-    int64_t need = INT64_MIN, per = 0; /* a member's play is looked at from total + values * per */
-    if (g->defer && g->blanks0 == 1) {
+    int test = g->defer && g->blanks0 == 1;
+    int64_t base = 0, per = 0; /* with a tile of its own for the blank: base + its letter's value * per */
+    if (test) {
         int p = g->placed[g->bi].pos, full = g->nplaced == g->rack_size;
         if (full && g->wholes_found)
             return; /* recorded already, from the words (whole_rack_plays) */
-        if (g->floor != INT64_MIN) /* (the floor may rise meanwhile: record_deferred tests again) */
-            need = g->floor - total - (full ? g->bonus : 0);
-        per = (int64_t)g->lm[p] * (wmul + (g->xsum[p] >= 0 ? g->wm[p] : 0));
+        base = (int64_t)total + (full ? g->bonus : 0);
+        per = (int64_t)g->lm[p] * ((int64_t)wmul + (g->xsum[p] >= 0 ? g->wm[p] : 0));
     }
     for (int i = 0; i < n && !g->err; i++)
-        if ((set[i].s->mask & 1u) && g->values[set[i].letter] * per >= need) {
+        if ((set[i].s->mask & 1u) && (!test || base + g->values[set[i].letter] * per >= g->floor)) {
             g->placed[g->bi].code = set[i].letter | BLANK;
             record(g, start, end, total, wmul);
         }
@@ -1889,6 +1889,9 @@ typedef struct {
 #ifndef KEPT_SLOTS
 #define KEPT_SLOTS 64
 #endif
+#if KEPT_SLOTS < 1
+#error "KEPT_SLOTS must be at least 1"
+#endif
 #define KEPT_BYTES (256 * 1024)
 typedef struct {
     int64_t *data;               /* slots x stride */
@@ -2077,26 +2080,29 @@ static PyObject *ranked_tuple(const Gen *g, const View *v, const Rec *r)
     untracked(tiles);
     /* built item by item, not by Py_BuildValue, which parses its format for each of the plays;
      * with leave values, the index of the tiles used follows, for the caller's leave table */
-    PyObject *t = PyTuple_New(g->leave ? 7 : 6);
-    if (!t) {
+    PyObject *score = NULL, *row = NULL, *col = NULL, *text = NULL, *lidx = NULL, *t = NULL;
+    if (!(score = PyLong_FromLong(r->score)) || !(row = PyLong_FromLong((r->down ? at : line) + 1)) ||
+        !(col = PyLong_FromLong((r->down ? line : at) + 1)) ||
+        !(text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, word, len)) || /* ASCII */
+        (g->leave && !(lidx = PyLong_FromLong(r->lidx))) || !(t = PyTuple_New(g->leave ? 7 : 6))) {
+        Py_XDECREF(score);
+        Py_XDECREF(row);
+        Py_XDECREF(col);
+        Py_XDECREF(text);
+        Py_XDECREF(lidx);
         Py_DECREF(tiles);
         return NULL;
     }
     PyObject *down = r->down ? Py_True : Py_False;
     Py_INCREF(down);
-    PyTuple_SET_ITEM(t, 0, PyLong_FromLong(r->score));
+    PyTuple_SET_ITEM(t, 0, score);
     PyTuple_SET_ITEM(t, 1, down);
-    PyTuple_SET_ITEM(t, 2, PyLong_FromLong((r->down ? at : line) + 1));
-    PyTuple_SET_ITEM(t, 3, PyLong_FromLong((r->down ? line : at) + 1));
-    PyTuple_SET_ITEM(t, 4, PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, word, len)); /* ASCII */
+    PyTuple_SET_ITEM(t, 2, row);
+    PyTuple_SET_ITEM(t, 3, col);
+    PyTuple_SET_ITEM(t, 4, text);
     PyTuple_SET_ITEM(t, 5, tiles);
-    if (g->leave)
-        PyTuple_SET_ITEM(t, 6, PyLong_FromLong(r->lidx));
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++)
-        if (!PyTuple_GET_ITEM(t, i)) {
-            Py_DECREF(t); /* (the items made are released with it) */
-            return NULL;
-        }
+    if (lidx)
+        PyTuple_SET_ITEM(t, 6, lidx);
     return untracked(t);
 }
 
