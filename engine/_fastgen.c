@@ -388,9 +388,14 @@ static void heap_replace_top(int64_t *h, long len, int64_t v)
 
 /* The state after the edge for ``code`` (known to exist: bit ``code`` of the mask is set; pack
  * checked that every state's edges are in range, so no test is needed here). */
+static inline const Node *edge_step(const Node *edges, const Node *s, int code)
+{
+    return &edges[s->first + POPCOUNT(s->mask & ((1u << code) - 2u))];
+}
+
 static inline const Node *step(const Gen *g, const Node *s, int code)
 {
-    return &g->edges[s->first + POPCOUNT(s->mask & ((1u << code) - 2u))];
+    return edge_step(g->edges, s, code);
 }
 
 /* ------------------------------------------------------------------ recording plays */
@@ -1157,7 +1162,7 @@ static void cross_checks(View *v, int n, const Node *edges, const Node *root, co
             int code = cells[j] & LETTER_MASK;
             if (!((s->mask >> code) & 1u))
                 goto next;
-            s = &edges[s->first + POPCOUNT(s->mask & ((1u << code) - 2u))];
+            s = edge_step(edges, s, code);
         }
         if (!above) {
             v->xmask[i] = final_edges(edges, s);
@@ -1165,7 +1170,7 @@ static void cross_checks(View *v, int n, const Node *edges, const Node *root, co
         }
         if (!((s->mask >> SEP) & 1u))
             continue;
-        s = &edges[s->first + POPCOUNT(s->mask & ((1u << SEP) - 2u))];
+        s = edge_step(edges, s, SEP);
         if (!below) {
             v->xmask[i] = final_edges(edges, s);
             continue;
@@ -1180,7 +1185,7 @@ static void cross_checks(View *v, int n, const Node *edges, const Node *root, co
                 int code = cells[j] & LETTER_MASK;
                 if (!((t->mask >> code) & 1u))
                     goto no;
-                t = &edges[t->first + POPCOUNT(t->mask & ((1u << code) - 2u))];
+                t = edge_step(edges, t, code);
             }
             if (t->mask & 1u)
                 allowed |= low;
@@ -1486,8 +1491,7 @@ static int whole_rack_extents(Gen *g, int view, const int *vals, Extent *out)
             int end = at[j + need - 1] + 1;
             while (end < n && cells[rs + end])
                 end++;
-            if (!(g->rack[0] ? whole_rack_word(g, keys[end] - keys[x])
-                             : anagrams(g->packed, g->rack_key + keys[end] - keys[x]) != NULL))
+            if (!whole_rack_word(g, keys[end] - keys[x]))
                 continue; /* no word is made of the rack and the extent's letters: no play, no bound */
             int64_t held = 0, wmul = 1;
             int k = 0;
@@ -1557,14 +1561,20 @@ static int whole_rack_plays(Gen *g, View *vw, int nviews, int square, const int 
 
 /* ------------------------------------------------------------------ upper bounds */
 
-/* Whether some word may be made of the whole rack and the letters with key ``board_key`` (see
- * word_letters); the extents of many anchors hold the same letters, so the answers are kept. */
+/* Whether some word may be made of the whole rack and the letters with key ``board_key``: with
+ * blanks, the filter of the words' letters (word_letters); without, the words of ANA_MIN
+ * letters or more by their letters answer exactly when the rack alone is that long. The
+ * extents of many anchors hold the same letters, so the answers are kept. */
 static int whole_rack_word(Gen *g, uint64_t board_key)
 {
     int i = (int)(board_key >> 58);
     if (!g->wr_val[i] || g->wr_key[i] != board_key) {
+        const Packed *p = g->packed;
+        uint64_t key = g->rack_key + board_key;
         g->wr_key[i] = board_key;
-        g->wr_val[i] = 1 + (uint8_t)word_letters(g->packed, g->rack_key + board_key, g->rack[0]);
+        g->wr_val[i] = 1 + (uint8_t)(!g->rack[0] && p->akey && g->rack_size >= ANA_MIN
+                                         ? anagrams(p, key) != NULL
+                                         : word_letters(p, key, g->rack[0]));
     }
     return g->wr_val[i] == 2;
 }
@@ -1902,45 +1912,52 @@ typedef struct {
     int next;                    /* the slot to use next (the oldest) */
 } Kept;
 
-static int kept_put(Kept *kp, const Gen *g, int view, int a)
+static inline void kept_move(int64_t *bounds, int64_t *slot, size_t size, int back)
 {
-    int k = kp->next, n = g->n, rs = a - a % n, lo = g->ab_first;
-    kp->next = (k + 1) % kp->slots;
-    kp->owner[k] = view * n * n + a;
-    kp->first[k] = lo;
-    int64_t *d = kp->data + k * kp->stride;
+    if (back)
+        memcpy(bounds, slot, size);
+    else
+        memcpy(slot, bounds, size);
+}
+
+/* Copy anchor ``a``'s bounds (rows ``lo`` to the anchor's of hib and hibn) into slot ``d``,
+ * or with ``back`` from it. */
+static void kept_copy(Gen *g, int64_t *d, int a, int lo, int back)
+{
+    int n = g->n, rs = a - a % n;
     size_t row = sizeof(int64_t) * (size_t)n;
-    memcpy(d, g->lob, row);
-    memcpy(d + n, g->lobn, row);
-    memcpy(d + 2 * n, g->lob_left, row);
-    memcpy(d + 3 * n, g->lobn_left, row);
+    kept_move(g->lob, d, row, back);
+    kept_move(g->lobn, d + n, row, back);
+    kept_move(g->lob_left, d + 2 * n, row, back);
+    kept_move(g->lobn_left, d + 3 * n, row, back);
     d += 4 * n;
     for (int r = lo; r <= a - rs; r++, d += 2 * n) {
-        memcpy(d, g->hib[r], row);
-        memcpy(d + n, g->hibn[r], row);
+        kept_move(g->hib[r], d, row, back);
+        kept_move(g->hibn[r], d + n, row, back);
     }
+}
+
+/* Keep the bounds anchor_bounds just made for anchor ``a`` of view ``view``: the slot, or -1
+ * without slots. */
+static int kept_put(Kept *kp, Gen *g, int view, int a)
+{
+    if (!kp->data)
+        return -1;
+    int k = kp->next;
+    kp->next = (k + 1) % kp->slots;
+    kp->owner[k] = view * g->n * g->n + a;
+    kp->first[k] = g->ab_first;
+    kept_copy(g, kp->data + k * kp->stride, a, g->ab_first, 0);
     return k;
 }
 
 /* Restore the bounds kept in slot ``k`` for anchor ``a`` of view ``view``: 1, or 0 when the
- * slot went to another anchor since. */
+ * slot went to another anchor since (or there is none). */
 static int kept_get(const Kept *kp, Gen *g, int k, int view, int a)
 {
-    int n = g->n, rs = a - a % n;
-    if (k < 0 || kp->owner[k] != view * n * n + a)
+    if (k < 0 || kp->owner[k] != view * g->n * g->n + a)
         return 0;
-    int lo = kp->first[k];
-    const int64_t *d = kp->data + k * kp->stride;
-    size_t row = sizeof(int64_t) * (size_t)n;
-    memcpy(g->lob, d, row);
-    memcpy(g->lobn, d + n, row);
-    memcpy(g->lob_left, d + 2 * n, row);
-    memcpy(g->lobn_left, d + 3 * n, row);
-    d += 4 * n;
-    for (int r = lo; r <= a - rs; r++, d += 2 * n) {
-        memcpy(g->hib[r], d, row);
-        memcpy(g->hibn[r], d + n, row);
-    }
+    kept_copy(g, kp->data + k * kp->stride, a, kp->first[k], 1);
     return 1;
 }
 
@@ -2470,7 +2487,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
             if (fine && (fresh_view != t.view || fresh_anchor != t.anchor)) {
                 fresh_view = t.view;
                 fresh_anchor = t.anchor;
-                if (!t.fine || !kept.data || !kept_get(&kept, g, t.kept, t.view, t.anchor)) {
+                if (!t.fine || !kept_get(&kept, g, t.kept, t.view, t.anchor)) {
                     int64_t b = anchor_bounds(g, t.anchor, vals, nvals);
                     if (!t.fine) {
                         t.bound = b < t.bound ? b : t.bound;
@@ -2478,7 +2495,7 @@ static PyObject *generate(PyObject *self, PyObject *args)
                         if (t.bound < 0)
                             continue;
                         if (ntasks > 0 && task_before(&tasks[0], &t)) {
-                            t.kept = kept.data ? kept_put(&kept, g, t.view, t.anchor) : -1;
+                            t.kept = kept_put(&kept, g, t.view, t.anchor);
                             task_push(tasks, &ntasks, t);
                             continue;
                         }
