@@ -10,7 +10,8 @@ Runs ``--rounds`` times over the Scrabble-family positions of bench/positions.js
 ``bench/run.py`` asks). ``--toggle-collect=generate`` counts only the compiled search
 (engine/_fastgen.c's ``generate`` and what it calls); valgrind prints the total as
 "Collected". ``--root DIR`` searches with another checkout's engine (the commit before a
-change, say), so the two counts compare the same work.
+change, say), so the two counts compare the same work. ``--deadline`` searches with one, an
+hour away, as the service always does (its checks are then counted).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import argparse
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--equity", action="store_true", help="the best 20 turns by equity, not the top 20 by score")
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose engine searches")
+    ap.add_argument("--deadline", action="store_true",
+                    help="search with a deadline (an hour away), as the service does: its clock checks are counted")
     args = ap.parse_args()
     sys.path.insert(0, str(args.root.resolve()))
     from engine import default_lexicon, find_moves, get_ruleset, position, search
@@ -42,6 +46,7 @@ def main() -> None:
 
     lex = default_lexicon()
     search.prepare(lex)
+    far = {"deadline": time.monotonic() + 3600} if args.deadline else {}
     calls: list[Callable[[], Any]] = []
     for p in json.loads((ROOT / "bench" / "positions.json").read_text())["positions"]:
         if p["blanks"] != args.blanks or p["game"] == "upwords":
@@ -49,14 +54,14 @@ def main() -> None:
         rules = get_ruleset(p["game"])
         pos = position(rules, p["board"], p["rack"])
         if not args.equity:
-            calls.append(functools.partial(find_moves, pos, lex, limit=20, count=False))
+            calls.append(functools.partial(find_moves, pos, lex, limit=20, count=False, **far))
             continue
         seen = unseen_tiles(pos)
         unseen = [seen.counts["?"]] + [seen.counts[chr(65 + i)] for i in range(26)]
         g = game_rules(rules)
         bag, values = default_bag_size(g, seen.total), shipped(p["game"])
         calls.append(functools.partial(rank_by_equity, pos, lex, values, g, bag, unseen, limit=20, exchanges=True,
-                                       count=False))
+                                       count=False, **far))
     for _ in range(args.rounds):
         for call in calls:
             call()

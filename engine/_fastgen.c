@@ -572,6 +572,13 @@ static inline int past_deadline(Gen *g, int every)
     return clock_past_deadline(g);
 }
 
+/* The walk asks past_deadline at each square it fills going left with a blank still on the
+ * rack (left) and where the last blank goes down (walk_sets): the clock about every 1,024th
+ * time, some tens of microseconds of walking. Between two of these the walk places at most
+ * the rack's tiles without a blank, a few thousand plays at most (and record_one asks too). An opening with three blanks is one anchor
+ * walked for 10 ms: asked only between anchors and every 4,096th play, a 1 ms budget ran 10 ms. */
+#define WALK_TICKS 1024
+
 /* ceil(a / b) for b > 0 */
 static int64_t ceil_div(int64_t a, int64_t b)
 {
@@ -848,6 +855,8 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
     int together = 0; /* the rack's last blank: walk_sets, after the tiles */
     if (!g->rack[0])
         allowed &= g->rack_bits;
+    else if (past_deadline(g, WALK_TICKS))
+        return;
     else if (g->sets && g->rack[0] == 1)
         together = 1, allowed &= g->rack_bits;
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
@@ -1064,6 +1073,8 @@ static void walk_sets(Gen *g, int pos, const Node *s, uint32_t letters, int msum
 {
     Member set[27];
     int n = 0;
+    if (past_deadline(g, WALK_TICKS))
+        return;
     uint32_t m = s->mask & letters;
     while (m) {
         int letter = CTZ(m);

@@ -439,6 +439,12 @@ def test_the_compiled_search_stops_at_its_deadline(lex: Lexicon, count: bool) ->
             find_moves(position(get_ruleset("crossplay"), None, "AEIR???"), lex, limit=1000, count=False,
                        deadline=start + 0.0005)
         assert time.monotonic() - start < 0.05
+        for limit in (1, 20):  # few plays recorded: the walk itself asks (it ran 10-13 ms past a 1 ms budget)
+            start = time.monotonic()
+            with pytest.raises(TimeBudgetExceeded):
+                find_moves(position(get_ruleset("crossplay"), None, "AEI???"), lex, limit=limit, count=False,
+                           deadline=start + 0.001)
+            assert time.monotonic() - start < 0.05
     assert find_moves(pos, lex, limit=5, count=count, deadline=time.monotonic() + 60).moves
 
 
