@@ -9,12 +9,13 @@ with Retry-After (LexiconStore.get_ready).
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Path, Request
 
-from engine import GAMES, Lexicon, LexiconStore, Ruleset, get_ruleset, search
+from engine import GAMES, Lexicon, LexiconStore, Ruleset, TimeBudgetExceeded, get_ruleset, search
 
 from .limits import SOLVED, Cost, Gate, check_loop_wait, quiet
 from .observability import solving
@@ -80,34 +81,49 @@ T = TypeVar("T")
 
 
 async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str | None, expensive: bool | Cost,
-                label: tuple[str, str], answer: Callable[[Lexicon], T]) -> T:
-    """``answer(lexicon)``: the work of a solving endpoint, timed as ``label`` (game, endpoint;
-    app.observability.solving), run where its cost (app.limits) says.
+                label: tuple[str, str], answer: Callable[[Lexicon, float | None], T]) -> T:
+    """``answer(lexicon, deadline)``: the work of a solving endpoint, timed as ``label`` (game,
+    endpoint; app.observability.solving), run where its cost (app.limits) says; ``deadline``
+    (a ``time.monotonic()`` value, or None) is the one its search must keep.
 
     ``expensive`` is a :class:`~app.limits.Cost`, or a bool (True: expensive; False: cheap).
     Instant work (the compiled core with its lexicon loaded) is answered at once on the event
     loop when the worker has nothing else in progress (``inline_pending``; always with
     ``inline_solving``): it takes a fraction of a millisecond, less than the hop to a thread and
-    back (about 0.1 ms in process, 0.3 ms of a lone client's round trip). Everything else runs
-    in its lane's threads (cheap or expensive), admitted by the lane's bounded queue (503
+    back (about 0.1 ms in process, 0.3 ms of a lone client's round trip). On the loop it gets
+    ``loop_budget`` (2.5 ms) rather than the whole ``search_timeout``: the rare one that runs
+    past it (a rack of three blanks on an empty board, say) stops there and is answered again
+    in the cheap lane with the whole budget, so the loop is never held longer. Everything else
+    runs in its lane's threads (cheap or expensive), admitted by the lane's bounded queue (503
     ``busy`` past it), so under load the event loop, and the probes it answers, never wait for it.
     """
     cost = expensive if isinstance(expensive, Cost) else (Cost.EXPENSIVE if expensive else Cost.CHEAP)
     check_loop_wait(settings.loop_wait)
 
-    def run() -> T:
+    def run(deadline: float | None) -> T:
         lex = body_lexicon(store, settings, name)  # loaded: get_ready returns at once
         with solving(*label):
-            return answer(lex)
+            return answer(lex, deadline)
 
     key = name or settings.default_lexicon
     if (cost is Cost.INSTANT and (settings.inline_solving or quiet(settings.inline_pending)) and search.instant()
             and store.status(key)[1] is not None):
-        _solved("loop").inc()
-        return run()
+        whole = settings.deadline()
+        budget = time.monotonic() + settings.loop_budget if settings.loop_budget else None
+        if budget is None or (whole is not None and whole <= budget):
+            _solved("loop").inc()
+            return run(whole)
+        try:
+            found = run(budget)
+        except TimeBudgetExceeded:
+            _solved("loop_over_budget").inc()  # then answered in the cheap lane, below
+        else:
+            _solved("loop").inc()
+            return found
+        cost = Cost.CHEAP
     lane = gate.lane(cost)
     _solved(lane.name).inc()
-    return await lane.run(run)
+    return await lane.run(lambda: run(settings.deadline()))
 
 
 @functools.cache

@@ -2,28 +2,31 @@
 
 Every solving request is classed by what it will actually do (:func:`cost_of`):
 
-- **instant**: a top-N search by score of the compiled core with at most two blanks, no
-  ``count``, no filters, ``limit`` up to 20, and ``/score`` without a rack or with a blank-less
-  one. These take well under a millisecond in the median and about two at most (measured with
-  breakdowns by ``bench/lanes.py`` at 6379638, load 1.2: a top 20 with no blank 0.13-0.17 ms
-  median and 0.32 at most, one blank 0.22-0.32 and 1.0, two blanks 0.29-0.42 and 2.1; a review
-  measured ``limit`` 100 with a blank at 6-25 ms, so that is cheap) and are answered on the
-  event loop when the worker has nothing else in progress (:func:`quiet`), where the hop to a
-  thread would cost more than the work (0.1-0.15 ms of a lone client's round trip); otherwise
-  in the cheap lane. Two blanks joined them in the eleventh session, once their top 20 took
-  no longer at worst than one blank's had when instant was first defined (2-3 ms).
+- **instant**: a search of the compiled core with no ``count``, no filters and ``limit`` up to
+  20, by score (any blanks) or by equity with at most one blank, and ``/score`` without a rack
+  or with a blank-less one. These take well under a millisecond in the median (``bench/lanes.py``
+  in the fifteenth session, load 1.1-1.4, greedy games, every turn's rack with 0..3 blanks,
+  breakdowns on: a top 20 by score 0.13-0.16 ms median with no blank, 0.21-0.30 with one,
+  0.29-0.43 with two, 0.41-0.62 with three, 3.7 ms at most; one play 0.05-0.16 ms; the top 20
+  by equity 0.22-0.28 ms with no blank and 0.36-0.58 with one, 1.5 ms at most)
+  and are answered on the event loop when the worker
+  has nothing else in progress (:func:`quiet`), where the hop to a thread would cost more than
+  the work (0.1-0.15 ms of a lone client's round trip; 0.3-0.4 ms more on a busy machine, when
+  the thread waits to be scheduled). The loop gives one at most ``loop_budget`` (2.5 ms): the
+  rare search past it stops there (the compiled walk asks the clock) and is answered again in
+  the cheap lane, so no rack holds the loop longer, whatever its board (three blanks on an
+  empty board took 3-11 ms, on game boards 4.1 ms at most). Two blanks joined in the eleventh
+  session; three blanks and the top 20 by equity with a blank at most in the fifteenth, with
+  the budget (their three-blank one-play answers had missed the 0.5 ms a client may see past
+  the engine's time, issue 23, for the hop).
 - **cheap**: ``/score`` with a one-blank rack (ranking it walks every legal play and reads
   those scoring at least as much; ``bench/score.py``: the fifth-best play 1.0 ms median over
   the bench positions, 4.6 ms at most; the 200th, 1.7 and 7.3 ms),
-  ``/moves`` with ``limit`` 21-100 or ranked by equity, ``/moves`` with three blanks
-  (up to ``limit`` 100, by score or equity, compiled core; 3.7 ms at most for a top 20), and
-  anything instant when the
-  pure-Python engine answers. Two or more blanks were expensive until the compiled core found a
-  full rack's whole-rack plays from the words (issue 23). ``bench/lanes.py`` (greedy games, 24
-  of them, every turn's rack with 0..3 blanks, breakdowns on; load 1.0, at 41dc6b9): a top 20
-  by score with two blanks 0.3-0.5 ms median, 2.4 ms at most; with three 0.5-0.6 and 4.0 ms;
-  ``limit`` 100 and the top 20 by equity 7.4 and 5.9 ms at most with three blanks (two blanks'
-  top 20, cheap then, is instant since the eleventh session).
+  ``/moves`` with ``limit`` 21-100, or by equity with two or three blanks (``bench/lanes.py``
+  as above: 0.7-1.5 ms median, 4.8 and 6.6 ms at most), an instant search past the loop's
+  budget, and anything instant when the pure-Python engine answers. Two or more blanks were
+  expensive until the compiled core found a full rack's whole-rack plays from the words
+  (issue 23).
 - **expensive**: ``/moves`` with ``count``, a ``limit`` over 100, any filter, or two or more
   blanks when the pure-Python engine answers; ``/score`` with two or more blanks (ranking
   walks every legal play); ``/analyze``; and what new endpoints declare so.
@@ -105,7 +108,7 @@ def cost_of(req: MovesIn | ScoreIn) -> Cost:
         return Cost.CHEAP if blanks == 1 else Cost.EXPENSIVE
     if req.count or (req.limit or 0) > 100 or req.filters is not None or (blanks >= 2 and not search.instant()):
         return Cost.EXPENSIVE
-    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or req.rank_by != "score" or blanks >= 3:
+    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or (req.rank_by != "score" and blanks >= 2):
         return Cost.CHEAP
     return Cost.INSTANT
 

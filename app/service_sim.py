@@ -32,9 +32,11 @@ def check_offered(rules: Ruleset) -> None:
             f"{', '.join(g for g in GAMES if leaves.available(g))}", game=rules.name)
 
 
-def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, workers: int | None = None) -> Prepared:
+def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, workers: int | None = None,
+            deadline: float | None = None) -> Prepared:
     """The checked setup, the parameters and the candidates (ranked before the run starts, so
-    every refusal comes before any answer); ``workers`` overrides the setting."""
+    every refusal comes before any answer); ``workers`` overrides the setting, ``deadline``
+    (``time.monotonic()``) the candidates' search's (``settings.deadline()`` when None)."""
     check_offered(rules)
     budget = req.seconds if req.seconds is not None else settings.sim_seconds
     if budget > settings.sim_max_seconds:
@@ -52,7 +54,7 @@ def prepare(rules: Ruleset, lex: Lexicon, req: SimulateIn, settings: Settings, w
     params = sim.Params(candidates=req.candidates, plies=req.plies, iterations=req.iterations, seconds=budget,
                         seed=req.seed, workers=settings.sim_workers if workers is None else workers)
     values = leaves.shipped(rules.name)
-    cands = sim.candidates_for(s, lex, values, req.candidates, settings.deadline())
+    cands = sim.candidates_for(s, lex, values, req.candidates, settings.deadline() if deadline is None else deadline)
     meta = {"game": rules.name, "lexicon": lex.name, "plies": req.plies, "seed": req.seed, "bag_size": s.bag_size,
             "win_model": sim.win_source(rules.name)}
     return Prepared(lex, s, params, cands, meta)

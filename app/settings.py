@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     queue_wait: float = Field(default=1.0, ge=0, le=30)  # seconds a cheap search may wait for a slot
     inline_solving: bool = False  # instant searches always on the event loop (a quarter less CPU; accepts and probes wait)
     inline_pending: int = Field(default=1, ge=0, le=64)  # ... and while at most this many requests are in progress
+    loop_budget: float = Field(default=0.0025, ge=0, le=0.1)  # seconds an instant search may hold the loop; past it, the cheap lane; 0: no limit
     fast_routes: bool = True  # /moves, /score and /healthz skip FastAPI's per-request work (app.fastroutes)
     loop_wait: float = Field(default=1.0, ge=0, le=30)  # a solving request read this late gets 503 busy; 0: never
     lane_nice: int = Field(default=0, ge=0, le=19)  # solving threads run this much nicer than the event loop

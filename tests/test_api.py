@@ -661,7 +661,8 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     """Best plays and scoring (app.deps.solve, app.limits): every search runs in a lane's
     threads, the cheap lane or the expensive one by what it will do (a one-blank /score ranks
     every legal play: cheap, not instant; issue 21). With WORDSOLVER_INLINE_SOLVING, an instant
-    search with the compiled core and a loaded lexicon is answered on the event loop instead."""
+    search with the compiled core and a loaded lexicon is answered on the event loop instead,
+    within ``loop_budget``: past it, again in the cheap lane."""
     import app.limits
 
     hops: list[str] = []
@@ -685,14 +686,24 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     assert hops[4:] == ["expensive"] * 3 and expensive[2].status_code == 200
     settings = client.app.state.settings  # type: ignore[attr-defined]
     monkeypatch.setattr(settings, "inline_solving", True)
+    monkeypatch.setattr(settings, "loop_budget", 0.0)  # no budget: where each runs does not hang on the clock
     hops.clear()
     assert moves(client, "scrabble", **quixote) == cheap[0]
     client.post("/v1/games/scrabble/score", json={"board": board, "rack": "ERS?", "play": "8D QUIXOTEs"})
     assert hops == ["cheap"]  # instant on the loop; the one-blank /score still in its lane
     assert moves(client, "scrabble", board=board, rack="ER??") == cheap[3] and hops == ["cheap"]  # two blanks too
-    moves(client, "crossplay", board=board, rack="E???")
-    assert hops == ["cheap"] * 2  # three blanks (Crossplay's) in the cheap lane
-    hops.pop()
+    three = moves(client, "crossplay", board=board, rack="E???")
+    equity = moves(client, "scrabble", board=board, rack="ERS?", rank_by="equity")
+    assert hops == ["cheap"]  # three blanks (Crossplay's) and by equity with a blank: instant too
+    assert moves(client, "scrabble", board=board, rack="ER??", rank_by="equity") and hops == ["cheap"] * 2
+    over = app.limits.SOLVED.labels("loop_over_budget")
+    before = over._value.get()
+    monkeypatch.setattr(settings, "loop_budget", 1e-9)  # every search runs past it
+    assert moves(client, "crossplay", board=board, rack="E???") == three
+    assert moves(client, "scrabble", board=board, rack="ERS?", rank_by="equity") == equity
+    assert hops == ["cheap"] * 4 and over._value.get() == before + 2  # tried on the loop, answered in the lane
+    monkeypatch.setattr(settings, "loop_budget", 0.0)
+    del hops[1:]
     store = client.app.state.store  # type: ignore[attr-defined]
     with monkeypatch.context() as m:
         m.setattr(store, "status", lambda name: ("loading", None))

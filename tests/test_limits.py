@@ -25,11 +25,14 @@ def test_requests_are_classed_by_what_they_will_do() -> None:
     assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOte", "rack": "QUIXO??"})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT
     assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "limit": 21})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})) is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})) is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "exchanges": True})) is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "limit": 21})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.INSTANT  # the compiled core (issue 23)
     assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "limit": 21})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "rank_by": "equity"})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEIN???"})) is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???"})) is Cost.INSTANT  # within the loop's budget
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 21})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "rank_by": "equity", "limit": 100})) is Cost.CHEAP
     assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 101})) is Cost.EXPENSIVE
     assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "count": True})) is Cost.EXPENSIVE

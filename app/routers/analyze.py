@@ -36,8 +36,7 @@ router = APIRouter(prefix="/v1/games", tags=["games"])
 )
 async def analyze(rules: RulesetDep, req: AnalyzeIn, store: StoreDep, settings: SettingsDep, gate: GateDep
                   ) -> JSON:
-    def answer(lex: Lexicon) -> JSON:
-        deadline = settings.deadline()  # one budget for reading, grading and writing the answer
+    def answer(lex: Lexicon, deadline: float | None) -> JSON:  # one budget for reading, grading and writing
         imported = read_gcg(req.gcg, game_rules(rules))
         return json_response(analyze_out(grade(imported, lex, req.best, deadline, req.plural_rule)).model_dump(mode="json"))
 

@@ -45,8 +45,9 @@ Out = TypeVar("Out", bound=BaseModel)
 
 async def expensive(out: type[Out], work: Callable[[Lexicon], dict], lexicon: str | None, label: tuple[str, str],
                     store: LexiconStore, settings: Settings, gate: Gate) -> Out:
-    """``work(lexicon)`` as an expensive search in its lane (app.deps.solve), its answer checked as ``out``."""
-    return await run_solving(store, settings, gate, lexicon, True, label, lambda lex: out.model_validate(work(lex)))
+    """``work(lexicon)`` as an expensive search in its lane (app.deps.solve), its answer checked as
+    ``out``; the work keeps its own time budget (the request's ``budget``), not the search timeout."""
+    return await run_solving(store, settings, gate, lexicon, True, label, lambda lex, _: out.model_validate(work(lex)))
 
 
 @router.post(

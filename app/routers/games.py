@@ -59,8 +59,8 @@ async def best_moves(
 async def moves_answer(rules: Ruleset, req: MovesIn, store: LexiconStore, settings: Settings, gate: Gate) -> JSON:
     """The answer of ``POST /v1/games/{game}/moves`` (also given by app.fastroutes)."""
 
-    def answer(lex: Lexicon) -> JSON:
-        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, settings.deadline()))
+    def answer(lex: Lexicon, deadline: float | None) -> JSON:
+        return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, deadline))
 
     return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "moves"), answer)
 
@@ -90,8 +90,8 @@ async def score_play(
 async def score_answer(rules: Ruleset, req: ScoreIn, store: LexiconStore, settings: Settings, gate: Gate) -> JSON:
     """The answer of ``POST /v1/games/{game}/score`` (also given by app.fastroutes)."""
 
-    def answer(lex: Lexicon) -> JSON:
-        return json_response(service.score_play(rules, lex, req, settings.deadline()))
+    def answer(lex: Lexicon, deadline: float | None) -> JSON:
+        return json_response(service.score_play(rules, lex, req, deadline))
 
     return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "score"), answer)
 

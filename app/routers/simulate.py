@@ -85,7 +85,7 @@ async def simulate(
         # the position checked and the candidates ranked in the expensive lane (every refusal
         # before the answer starts); then the run holds a slot of that lane while it streams
         prepared = await solve(store, settings, gate, req.lexicon, True, label,
-                               lambda lex: prepare(rules, lex, req, settings))
+                               lambda lex, deadline: prepare(rules, lex, req, settings, deadline=deadline))
 
         # One thread runs the whole run, holding the lane's slot from its start to its end
         # (however the stream ends), and hands each line to the event loop through a queue.
@@ -132,9 +132,9 @@ async def simulate(
 
         return StreamingResponse(body(), media_type=NDJSON)
 
-    def run(lex: Lexicon) -> dict:
+    def run(lex: Lexicon, deadline: float | None) -> dict:
         last: dict = {}
-        for last in snapshots(prepare(rules, lex, req, settings), cancel):  # noqa: B007
+        for last in snapshots(prepare(rules, lex, req, settings, deadline=deadline), cancel):  # noqa: B007
             pass
         return last
 
