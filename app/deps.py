@@ -92,17 +92,19 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
     ``inline_solving``): it takes a fraction of a millisecond, less than the hop to a thread and
     back (about 0.1 ms in process, 0.3 ms of a lone client's round trip). On the loop it gets
     ``loop_budget`` (2.5 ms) rather than the whole ``search_timeout``: the rare one that runs
-    past it (a rack of three blanks on an empty board, say) stops there and is answered again
-    in the cheap lane with the whole budget, so the loop is never held longer. Everything else
+    past it (a rack of three blanks on an empty board, say) stops there, within the walk's clock
+    checks, and is answered again in the cheap lane with the whole budget (so is one that
+    finished just past it, when the answer's own check sees the time), so the loop is held
+    about that long at most; the abandoned try is neither timed nor counted as solved. Everything else
     runs in its lane's threads (cheap or expensive), admitted by the lane's bounded queue (503
     ``busy`` past it), so under load the event loop, and the probes it answers, never wait for it.
     """
     cost = expensive if isinstance(expensive, Cost) else (Cost.EXPENSIVE if expensive else Cost.CHEAP)
     check_loop_wait(settings.loop_wait)
 
-    def run(deadline: float | None) -> T:
+    def run(deadline: float | None, abandoned: type[BaseException] | None = None) -> T:
         lex = body_lexicon(store, settings, name)  # loaded: get_ready returns at once
-        with solving(*label):
+        with solving(*label, abandoned):
             return answer(lex, deadline)
 
     key = name or settings.default_lexicon
@@ -114,9 +116,12 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
             _solved("loop").inc()
             return run(whole)
         try:
-            found = run(budget)
+            found = run(budget, TimeBudgetExceeded)
         except TimeBudgetExceeded:
             _solved("loop_over_budget").inc()  # then answered in the cheap lane, below
+        except Exception:
+            _solved("loop").inc()  # answered on the loop: an error in its envelope
+            raise
         else:
             _solved("loop").inc()
             return found

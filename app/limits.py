@@ -12,10 +12,12 @@ Every solving request is classed by what it will actually do (:func:`cost_of`):
   and are answered on the event loop when the worker
   has nothing else in progress (:func:`quiet`), where the hop to a thread would cost more than
   the work (0.1-0.15 ms of a lone client's round trip; 0.3-0.4 ms more on a busy machine, when
-  the thread waits to be scheduled). The loop gives one at most ``loop_budget`` (2.5 ms): the
-  rare search past it stops there (the compiled walk asks the clock) and is answered again in
-  the cheap lane, so no rack holds the loop longer, whatever its board (three blanks on an
-  empty board took 3-11 ms, on game boards 4.1 ms at most). Two blanks joined in the eleventh
+  the thread waits to be scheduled). The loop gives one ``loop_budget`` (2.5 ms): the rare
+  search past it stops there (the compiled walk asks the clock) and is answered again in the
+  cheap lane, so no rack holds the loop much longer, whatever its board (three blanks on an
+  empty board took 3-11 ms, on game boards 3.7-4.1 ms at most). By equity, only once the
+  worker has loaded the game's leave values (app.main loads them in a background thread at
+  start; parsing one table takes most of a second). Two blanks joined in the eleventh
   session; three blanks and the top 20 by equity with a blank at most in the fifteenth, with
   the budget (their three-blank one-play answers had missed the 0.5 ms a client may see past
   the engine's time, issue 23, for the hop).
@@ -57,6 +59,7 @@ from typing import TypeVar
 from prometheus_client import Counter, Gauge
 
 from engine import search
+from engine.strategy import leaves
 
 from .schemas import MovesIn, ScoreIn
 
@@ -100,7 +103,9 @@ class Busy(Exception):
 INSTANT_LIMIT = 20  # the most plays an instant /moves ranks (the default answer)
 
 
-def cost_of(req: MovesIn | ScoreIn) -> Cost:
+def cost_of(req: MovesIn | ScoreIn, game: str) -> Cost:
+    """What ``req`` to ``game`` will do. By equity it is instant only once the game's leave values
+    are loaded (the first such request in a fresh worker would parse them on the event loop)."""
     blanks = (req.rack or "").count("?")
     if isinstance(req, ScoreIn):
         if req.rack is None or blanks == 0:
@@ -108,13 +113,10 @@ def cost_of(req: MovesIn | ScoreIn) -> Cost:
         return Cost.CHEAP if blanks == 1 else Cost.EXPENSIVE
     if req.count or (req.limit or 0) > 100 or req.filters is not None or (blanks >= 2 and not search.instant()):
         return Cost.EXPENSIVE
-    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or (req.rank_by != "score" and blanks >= 2):
+    if (req.limit or INSTANT_LIMIT) > INSTANT_LIMIT or (req.rank_by != "score" and
+                                                         (blanks >= 2 or not leaves.shipped_loaded(game))):
         return Cost.CHEAP
     return Cost.INSTANT
-
-
-def is_expensive(req: MovesIn | ScoreIn) -> bool:
-    return cost_of(req) is Cost.EXPENSIVE
 
 
 def _lower_priority(steps: int) -> None:

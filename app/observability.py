@@ -82,12 +82,17 @@ def metrics_text() -> tuple[bytes, str]:
 
 
 @contextmanager
-def solving(game: str, endpoint: str) -> Iterator[None]:
+def solving(game: str, endpoint: str, abandoned: type[BaseException] | None = None) -> Iterator[None]:
+    """Time the solving inside as ``game``, ``endpoint``; not when it raises ``abandoned`` (a
+    try on the event loop given up for the cheap lane, which times the request again)."""
     start = time.perf_counter()
     try:
         yield
-    finally:
-        _solved(game, endpoint).observe(time.perf_counter() - start)
+    except BaseException as exc:
+        if abandoned is None or not isinstance(exc, abandoned):
+            _solved(game, endpoint).observe(time.perf_counter() - start)
+        raise
+    _solved(game, endpoint).observe(time.perf_counter() - start)
 
 
 @functools.cache

@@ -339,7 +339,7 @@ typedef struct {
     double deadline;  /* on clock's scale; without the lock, on c_monotonic's (cdeadline) */
     double cdeadline;
     int nogil;        /* the walk runs without the interpreter lock: use cdeadline */
-    int ticks;
+    unsigned ticks;   /* past_deadline's calls (wrapping is harmless) */
     /* last, not zeroed (anchor_bounds fills what the walk reads): the extents' bounds */
     int64_t lob[MAX_N], lob_left[MAX_N], hib[MAX_N][MAX_N];
     /* the same without the extents that take the whole rack (a play that cannot use it all) */
@@ -574,9 +574,12 @@ static inline int past_deadline(Gen *g, int every)
 
 /* The walk asks past_deadline at each square it fills going left with a blank still on the
  * rack (left) and where the last blank goes down (walk_sets): the clock about every 1,024th
- * time, some tens of microseconds of walking. Between two of these the walk places at most
- * the rack's tiles without a blank, a few thousand plays at most (and record_one asks too). An opening with three blanks is one anchor
- * walked for 10 ms: asked only between anchors and every 4,096th play, a 1 ms budget ran 10 ms. */
+ * time, some tens of microseconds of walking. Between two of these, in a ranked or counted
+ * search (g->sets), the walk goes right from one left part placing the rack's other tiles and
+ * at most two blanks before the last, then asks again; in the every-play lists (keep -1, no
+ * sets) it records every play it makes, and record_one asks too. An opening with three
+ * blanks is one anchor a view, walked for 10 ms: asked only between anchors and every 4,096th
+ * play, a 1 ms budget ran 10 ms. */
 #define WALK_TICKS 1024
 
 /* ceil(a / b) for b > 0 */

@@ -664,6 +664,8 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     search with the compiled core and a loaded lexicon is answered on the event loop instead,
     within ``loop_budget``: past it, again in the cheap lane."""
     import app.limits
+    from app.observability import SOLVING as solve_seconds
+    from engine.strategy import leaves
 
     hops: list[str] = []
     real = app.limits.Lane.run
@@ -693,15 +695,24 @@ def test_solving_runs_in_its_lane_off_the_event_loop(client: TestClient, monkeyp
     assert hops == ["cheap"]  # instant on the loop; the one-blank /score still in its lane
     assert moves(client, "scrabble", board=board, rack="ER??") == cheap[3] and hops == ["cheap"]  # two blanks too
     three = moves(client, "crossplay", board=board, rack="E???")
+    leaves.shipped("scrabble")  # as app.main's thread does at start (a ranking by equity waits for it)
     equity = moves(client, "scrabble", board=board, rack="ERS?", rank_by="equity")
     assert hops == ["cheap"]  # three blanks (Crossplay's) and by equity with a blank: instant too
     assert moves(client, "scrabble", board=board, rack="ER??", rank_by="equity") and hops == ["cheap"] * 2
+    with monkeypatch.context() as m:  # by equity before the worker has loaded the leave values: a lane
+        m.setattr(leaves, "_SHIPPED", {})
+        assert moves(client, "scrabble", board=board, rack="ERS?", rank_by="equity") == equity
+    assert hops == ["cheap"] * 3
+    del hops[2:]
     over = app.limits.SOLVED.labels("loop_over_budget")
     before = over._value.get()
+    timed = solve_seconds.labels("crossplay", "moves")
+    observed = sum(b.get() for b in timed._buckets)
     monkeypatch.setattr(settings, "loop_budget", 1e-9)  # every search runs past it
     assert moves(client, "crossplay", board=board, rack="E???") == three
     assert moves(client, "scrabble", board=board, rack="ERS?", rank_by="equity") == equity
     assert hops == ["cheap"] * 4 and over._value.get() == before + 2  # tried on the loop, answered in the lane
+    assert sum(b.get() for b in timed._buckets) == observed + 1  # the try given up is not timed
     monkeypatch.setattr(settings, "loop_budget", 0.0)
     del hops[1:]
     store = client.app.state.store  # type: ignore[attr-defined]

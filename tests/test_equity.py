@@ -23,7 +23,7 @@ from engine.plays import MoveFilter, matches, materialise
 from engine.search import every_play
 from engine.strategy.abtest import ab_test
 from engine.strategy.equity import Candidate, LeaveTable, default_bag_size, end_leave_milli, rank_by_equity
-from engine.strategy.leaves import LeaveValues, dumps, features, key_counts, leave_key, parse, shipped, zero
+from engine.strategy.leaves import LeaveValues, dumps, features, key_counts, leave_key, parse, shipped, unload, zero
 from engine.strategy.players import EquityPlayer, GreedyPlayer, RandomPlayer
 from engine.strategy.selfplay import play_game, view_for
 from engine.strategy.train_leaves import Stats, fit, train
@@ -322,10 +322,10 @@ def test_own_leave_values_from_a_folder(tmp_path: Path, monkeypatch: pytest.Monk
     own = LeaveValues("wwf", "mine", {}, {**shipped("wwf").table, "S": 99_000})
     (tmp_path / "wwf.json").write_text(dumps(own))
     monkeypatch.setenv("WORDSOLVER_LEAVE_DIR", str(tmp_path))
-    shipped.cache_clear()
+    unload()
     try:
         assert shipped("wwf").lexicon == "mine" and shipped("wwf").value("S") == 99
         assert shipped("crossplay").lexicon == "word-list"  # no file there: the shipped one
     finally:
         monkeypatch.delenv("WORDSOLVER_LEAVE_DIR")
-        shipped.cache_clear()
+        unload()

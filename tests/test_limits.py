@@ -16,28 +16,35 @@ from app.schemas import MovesIn, ScoreIn
 from app.settings import Settings
 
 
-def test_requests_are_classed_by_what_they_will_do() -> None:
+def test_requests_are_classed_by_what_they_will_do(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 21: /score with a one-blank rack was classed as cheap and ranked every legal play
-    (90-146 ms) on the event loop."""
-    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTE"})) is Cost.INSTANT
-    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTE", "rack": "QUIXOTE"})) is Cost.INSTANT
-    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTe", "rack": "QUIXOT?"})) is Cost.CHEAP
-    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOte", "rack": "QUIXO??"})) is Cost.EXPENSIVE
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "limit": 21})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})) is Cost.INSTANT
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "exchanges": True})) is Cost.INSTANT
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "limit": 21})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.INSTANT  # the compiled core (issue 23)
-    assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "limit": 21})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "rank_by": "equity"})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEIN???"})) is Cost.INSTANT  # within the loop's budget
-    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 21})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "rank_by": "equity", "limit": 100})) is Cost.CHEAP
-    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 101})) is Cost.EXPENSIVE
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "count": True})) is Cost.EXPENSIVE
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "limit": 101})) is Cost.EXPENSIVE
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "filters": {}})) is Cost.EXPENSIVE
+    (90-146 ms) on the event loop. By equity, instant once the game's leave values are loaded."""
+    from engine.strategy import leaves
+
+    equity = MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"})
+    monkeypatch.setattr(leaves, "_SHIPPED", {})
+    assert cost_of(equity, "crossplay") is Cost.CHEAP  # parsing them takes most of a second
+    leaves.shipped("crossplay")
+    assert cost_of(equity, "crossplay") is Cost.INSTANT and cost_of(equity, "wwf") is Cost.CHEAP
+    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTE"}), "crossplay") is Cost.INSTANT
+    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTE", "rack": "QUIXOTE"}), "crossplay") is Cost.INSTANT
+    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOTe", "rack": "QUIXOT?"}), "crossplay") is Cost.CHEAP
+    assert cost_of(ScoreIn.model_validate({"play": "8F QUIXOte", "rack": "QUIXO??"}), "crossplay") is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"}), "crossplay") is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "limit": 21}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "rank_by": "equity"}), "crossplay") is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "exchanges": True}), "crossplay") is Cost.INSTANT
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?", "rank_by": "equity", "limit": 21}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"}), "crossplay") is Cost.INSTANT  # the compiled core (issue 23)
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "limit": 21}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??", "rank_by": "equity"}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???"}), "crossplay") is Cost.INSTANT  # within the loop's budget
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 21}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "rank_by": "equity", "limit": 100}), "crossplay") is Cost.CHEAP
+    assert cost_of(MovesIn.model_validate({"rack": "AEIN???", "limit": 101}), "crossplay") is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "count": True}), "crossplay") is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "limit": 101}), "crossplay") is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRST", "filters": {}}), "crossplay") is Cost.EXPENSIVE
 
 
 def test_two_blanks_are_expensive_for_the_pure_python_engine(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,8 +52,8 @@ def test_two_blanks_are_expensive_for_the_pure_python_engine(monkeypatch: pytest
     import app.limits
 
     monkeypatch.setattr(app.limits.search, "instant", lambda: False)
-    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"})) is Cost.EXPENSIVE
-    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"})) is Cost.INSTANT  # app.deps.solve: a lane
+    assert cost_of(MovesIn.model_validate({"rack": "AEINR??"}), "crossplay") is Cost.EXPENSIVE
+    assert cost_of(MovesIn.model_validate({"rack": "AEINRS?"}), "crossplay") is Cost.INSTANT  # app.deps.solve: a lane
 
 
 def test_a_full_queue_refuses_at_once() -> None:

@@ -62,7 +62,7 @@ async def moves_answer(rules: Ruleset, req: MovesIn, store: LexiconStore, settin
     def answer(lex: Lexicon, deadline: float | None) -> JSON:
         return json_response(service.best_moves_payload(rules, lex, req, settings.default_limit, deadline))
 
-    return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "moves"), answer)
+    return await solve(store, settings, gate, req.lexicon, cost_of(req, rules.name), (rules.name, "moves"), answer)
 
 
 @router.post(
@@ -93,7 +93,7 @@ async def score_answer(rules: Ruleset, req: ScoreIn, store: LexiconStore, settin
     def answer(lex: Lexicon, deadline: float | None) -> JSON:
         return json_response(service.score_play(rules, lex, req, deadline))
 
-    return await solve(store, settings, gate, req.lexicon, cost_of(req), (rules.name, "score"), answer)
+    return await solve(store, settings, gate, req.lexicon, cost_of(req, rules.name), (rules.name, "score"), answer)
 
 
 @router.post(

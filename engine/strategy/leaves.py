@@ -31,7 +31,6 @@ import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -237,13 +236,29 @@ def available(game: str) -> bool:
     return path_for(game).is_file()
 
 
-@cache
+_SHIPPED: dict[str, LeaveValues] = {}
+
+
 def shipped(game: str) -> LeaveValues:
-    """The shipped leave values of ``game`` (loaded and validated once per process)."""
-    path = path_for(game)
-    if not path.is_file():
-        raise RulesetError(f"no leave values ship for {game}", game=game)
-    return parse(path.read_bytes(), game, str(path))
+    """The shipped leave values of ``game`` (loaded and validated once per process: most of a
+    second for a table of 130,000 leaves)."""
+    values = _SHIPPED.get(game)
+    if values is None:
+        path = path_for(game)
+        if not path.is_file():
+            raise RulesetError(f"no leave values ship for {game}", game=game)
+        values = _SHIPPED[game] = parse(path.read_bytes(), game, str(path))
+    return values
+
+
+def shipped_loaded(game: str) -> bool:
+    """Whether :func:`shipped` answers ``game`` at once (its values are loaded in this process)."""
+    return game in _SHIPPED
+
+
+def unload() -> None:
+    """Forget the values :func:`shipped` loaded (after ``$WORDSOLVER_LEAVE_DIR`` changed)."""
+    _SHIPPED.clear()
 
 
 def zero(game: str, lexicon: str = "") -> LeaveValues:
