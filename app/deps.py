@@ -93,9 +93,9 @@ async def solve(store: LexiconStore, settings: Settings, gate: Gate, name: str |
     back (about 0.1 ms in process, 0.3 ms of a lone client's round trip). On the loop it gets
     ``loop_budget`` (2.5 ms) rather than the whole ``search_timeout``: the rare one that runs
     past it (a rack of three blanks on an empty board, say) stops there, within the walk's clock
-    checks, and is answered again in the cheap lane with the whole budget (so is one that
-    finished just past it, when the answer's own check sees the time), so the loop is held
-    about that long at most; the abandoned try is neither timed nor counted as solved. Everything else
+    checks, and is answered again in the cheap lane with the whole budget (one that finished
+    is given: app.service.SHORT_ANSWER), so the loop is held about that long at most; the
+    abandoned try is neither timed nor counted as solved. Everything else
     runs in its lane's threads (cheap or expensive), admitted by the lane's bounded queue (503
     ``busy`` past it), so under load the event loop, and the probes it answers, never wait for it.
     """

@@ -131,3 +131,22 @@ def test_the_compiled_writer_refuses_what_is_not_a_play() -> None:
     for code in ("zz", -5, 5000 << 8 | 1):
         cache = {id(tiles[0]): (tiles[0], {"x": 1}, code)}
         assert writer(good, "AB?", 15, *squares, cache, None, None) == writer(good, "AB?", 15, *squares, {}, None, None)
+
+
+@compiled
+def test_a_short_answer_whose_search_finished_is_given_past_the_deadline(lex: Lexicon) -> None:
+    """The search keeps the deadline; building a short answer after it (under 0.3 ms) does not
+    throw it away: a search answered on the event loop that finished just past the loop's
+    budget was solved again in a lane for that (app.deps.solve). A long one is checked once."""
+    import time
+
+    from engine import TimeBudgetExceeded, position
+
+    pos = position(get_ruleset("scrabble"), None, "AEINRS?")
+    moves = find_moves(pos, lex, limit=1000, count=False).moves
+    past = time.monotonic() - 1
+    with search.using("compiled"):
+        short = service.move_payloads(pos, moves[: service.SHORT_ANSWER], "AEINRS?", Breakdowns(pos), past)
+        assert len(short) == service.SHORT_ANSWER
+        with pytest.raises(TimeBudgetExceeded):
+            service.move_payloads(pos, moves[: service.SHORT_ANSWER + 1], "AEINRS?", Breakdowns(pos), past)
