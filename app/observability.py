@@ -85,14 +85,15 @@ def metrics_text() -> tuple[bytes, str]:
 def solving(game: str, endpoint: str, abandoned: type[BaseException] | None = None) -> Iterator[None]:
     """Time the solving inside as ``game``, ``endpoint``; not when it raises ``abandoned`` (a
     try on the event loop given up for the cheap lane, which times the request again)."""
-    start = time.perf_counter()
+    start, timed = time.perf_counter(), True
     try:
         yield
     except BaseException as exc:
-        if abandoned is None or not isinstance(exc, abandoned):
-            _solved(game, endpoint).observe(time.perf_counter() - start)
+        timed = abandoned is None or not isinstance(exc, abandoned)
         raise
-    _solved(game, endpoint).observe(time.perf_counter() - start)
+    finally:
+        if timed:
+            _solved(game, endpoint).observe(time.perf_counter() - start)
 
 
 @functools.cache

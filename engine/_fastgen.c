@@ -562,9 +562,11 @@ static int clock_past_deadline(Gen *g)
 }
 
 /* Whether the search must stop: past the deadline, or an error. The clock (a Python call,
- * ~50 ns) is asked about every ``every``-th call (a power of two): every 16th anchor, every
- * 4,096th play recorded, so a top-20 search of 50 us pays well under 1%; the test before it
- * is inline, as it runs for every play. Without a clock: never past. */
+ * ~50 ns, or C's without the lock) is asked about every ``every``-th call (a power of two;
+ * the callers share one count, so it is about, not exactly): every 16th anchor, every 4,096th
+ * play recorded, every 1,024th step of the walk with a blank (WALK_TICKS), so a top-20 search
+ * of 50 us pays well under 1%; the test before it is inline, as it runs for every play.
+ * Without a clock: never past. */
 static inline int past_deadline(Gen *g, int every)
 {
     if (!g->timed || g->err || (++g->ticks & (every - 1)))
@@ -856,12 +858,14 @@ static void left(Gen *g, int pos, const Node *s, int msum, int wmul, int xtot)
     }
     uint32_t allowed = m & g->xmask[pos];
     int together = 0; /* the rack's last blank: walk_sets, after the tiles */
-    if (!g->rack[0])
+    if (!g->rack[0]) {
         allowed &= g->rack_bits;
-    else if (past_deadline(g, WALK_TICKS))
-        return;
-    else if (g->sets && g->rack[0] == 1)
-        together = 1, allowed &= g->rack_bits;
+    } else {
+        if (past_deadline(g, WALK_TICKS))
+            return; /* asked with a blank only: a walk of the rack's own tiles is short */
+        if (g->sets && g->rack[0] == 1)
+            together = 1, allowed &= g->rack_bits;
+    }
     int lmul = g->lm[pos], wmm = g->wm[pos], xs = g->xsum[pos];
     while (allowed) {
         uint32_t low = allowed & (0u - allowed);
